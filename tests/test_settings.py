@@ -1,0 +1,34 @@
+"""Settings come from environment variables with documented defaults."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.logging_setup import configure_logging
+from bot.settings import Settings, SettingsError
+
+
+def test_defaults_when_environment_is_empty():
+    settings = Settings.from_env({})
+    assert settings.token is None
+    assert settings.database_path == Path("data/holdem.sqlite3")
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+
+
+def test_values_are_read_and_normalised():
+    settings = Settings.from_env({
+        "DISCORD_TOKEN": " abc ", "DATABASE_PATH": "/tmp/x.db",
+        "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug",
+    })
+    assert settings == Settings("abc", Path("/tmp/x.db"), 123, "DEBUG")
+
+
+def test_non_numeric_guild_id_is_rejected():
+    with pytest.raises(SettingsError, match="DEV_GUILD_ID"):
+        Settings.from_env({"DEV_GUILD_ID": "12ab"})
+
+
+def test_unknown_log_level_is_rejected():
+    with pytest.raises(ValueError, match="LOG_LEVEL"):
+        configure_logging("LOUD")
