@@ -1,0 +1,77 @@
+"""What one player may see of a hand: public facts plus their own hole cards, nothing else.
+
+Bot strategies and front ends get a ``PlayerView``; it is a frozen copy, not a window into the
+hand, so no code holding one can reach other players' cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from engine.actions import ActionKind, LegalActions, Street
+from engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One action taken in the hand, as everyone at the table saw it.
+
+    ``kind`` is what the action amounted to (an all-in is recorded as the bet, raise or call it
+    was, with ``is_all_in`` set); ``added`` is the chips it put in and ``to`` the player's total
+    for the street afterwards.
+    """
+
+    seat: int
+    street: Street
+    kind: ActionKind
+    added: int
+    to: int
+    is_all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """The hand as seen from ``seat`` (``None``: a spectator, who sees no hole cards).
+
+    Per-seat tuples are indexed by seat, clockwise, the same seats as the hand's.
+    """
+
+    seat: int | None
+    hole_cards: tuple[Card, ...]
+    board: tuple[Card, ...]
+    street: Street
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributions: tuple[int, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    pot: int
+    to_act: int | None
+    legal: LegalActions | None
+    history: tuple[ActionRecord, ...]
+    shown: Mapping[int, tuple[Card, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def num_seats(self) -> int:
+        """How many players were dealt in."""
+        return len(self.stacks)
+
+    @property
+    def live_seats(self) -> tuple[int, ...]:
+        """Seats that have not folded, clockwise from seat 0."""
+        return tuple(seat for seat, out in enumerate(self.folded) if not out)
+
+    @property
+    def current_bet(self) -> int:
+        """The largest street total so far: what a call must reach."""
+        return max(self.bets, default=0)
+
+    def is_my_turn(self) -> bool:
+        """True when this view's seat is the one to act."""
+        return self.seat is not None and self.seat == self.to_act
