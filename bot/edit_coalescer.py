@@ -1,0 +1,91 @@
+"""Coalescing of message edits, so a busy table never exceeds Discord's per-channel rate limit.
+
+Discord allows about five messages or edits per five seconds in one channel. A table changes
+state far more often than that when bots act quickly, so a table's states go through an
+``EditCoalescer``: one publish in flight at a time, a minimum interval between publishes, and
+newer states replacing ones still waiting, except states marked ``keep`` (the end of a hand),
+which are always published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class _Pending(Generic[T]):
+    item: T
+    keep: bool
+
+
+class EditCoalescer(Generic[T]):
+    """Publishes the latest submitted item through ``publish``, at most one call at a time and
+    with at least ``min_interval`` seconds between the starts of two calls.
+
+    A failing ``publish`` is logged and does not stop later publishes.
+    """
+
+    def __init__(
+        self,
+        publish: Callable[[T], Awaitable[None]],
+        min_interval: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if min_interval < 0:
+            raise ValueError(f"min_interval must be ≥ 0 seconds, not {min_interval!r}")
+        self._publish = publish
+        self._min_interval = min_interval
+        self._clock = clock
+        self._pending: deque[_Pending[T]] = deque()
+        self._worker: asyncio.Task[None] | None = None
+        self._last_start: float | None = None
+
+    @property
+    def is_idle(self) -> bool:
+        """True when nothing is waiting and nothing is being published."""
+        return self._worker is None or self._worker.done()
+
+    def submit(self, item: T, *, keep: bool = False) -> None:
+        """Queue ``item``; it replaces waiting items that were not submitted with ``keep``."""
+        while self._pending and not self._pending[-1].keep:
+            self._pending.pop()
+        self._pending.append(_Pending(item, keep))
+        if self.is_idle:
+            self._worker = asyncio.get_running_loop().create_task(self._run())
+
+    async def flush(self) -> None:
+        """Wait until every submitted item has been published (or dropped for a newer one)."""
+        while self._worker is not None and not self._worker.done():
+            await asyncio.shield(self._worker)
+
+    def cancel(self) -> None:
+        """Drop whatever is waiting and stop publishing."""
+        self._pending.clear()
+        if self._worker is not None:
+            self._worker.cancel()
+
+    async def _run(self) -> None:
+        while self._pending:
+            if self._last_start is not None:
+                wait = self._last_start + self._min_interval - self._clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            if not self._pending:
+                return
+            pending = self._pending.popleft()
+            self._last_start = self._clock()
+            try:
+                await self._publish(pending.item)
+            except Exception:
+                log.exception("publishing a table update failed")
