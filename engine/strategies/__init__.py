@@ -1,0 +1,86 @@
+"""Bot opponents: the ``Strategy`` protocol, the registry of known strategies, ``make_strategy``.
+
+A strategy sees only a ``PlayerView`` (public facts plus its own hole cards) and returns one of
+the legal actions. Decisions are reproducible: all randomness comes from the ``rng`` argument.
+
+>>> import random
+>>> bot = make_strategy("calling")
+>>> sorted(STRATEGIES)
+['calling', 'easy', 'hard', 'medium', 'random']
+>>> make_strategy("grandmaster")
+Traceback (most recent call last):
+...
+ValueError: unknown strategy 'grandmaster': use one of calling, easy, hard, medium, random, \
+or module:Class
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Protocol, runtime_checkable
+
+from engine.actions import Action
+from engine.view import PlayerView
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The strengths a table offers for its bot opponents, weakest first."""
+
+STRATEGIES: dict[str, str] = {
+    "easy": "engine.strategies.easy:EasyStrategy",
+    "medium": "engine.strategies.medium:MediumStrategy",
+    "hard": "engine.strategies.hard:HardStrategy",
+    "calling": "engine.strategies.baselines:CallingStrategy",
+    "random": "engine.strategies.baselines:RandomStrategy",
+}
+"""Known strategy names and where each class lives (imported on first use)."""
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A bot opponent.
+
+    ``decide`` is called on the bot's turn with the bot's own view (``view.legal`` is not None)
+    and returns an action that ``view.legal.allows`` accepts. A strategy may also define
+    ``hand_finished(view)``, called after every hand with the bot's final view (public history
+    and the cards shown at showdown), to learn about its opponents over a session.
+    """
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Action:
+        """The action to take now."""
+        ...
+
+
+def make_strategy(name: str) -> Strategy:
+    """A new strategy by registry name (see ``STRATEGIES``) or as ``"package.module:Class"``.
+
+    The class is built without arguments. Unknown names raise ``ValueError`` listing the known
+    ones; a ``module:Class`` that cannot be imported or has no ``decide`` method raises too.
+    """
+    spec = STRATEGIES.get(name.strip().lower()) if isinstance(name, str) else None
+    if spec is None:
+        if not isinstance(name, str) or ":" not in name:
+            known = ", ".join(sorted(STRATEGIES))
+            raise ValueError(f"unknown strategy {name!r}: use one of {known}, or module:Class")
+        spec = name.strip()
+    return _load(spec)
+
+
+def _load(spec: str) -> Strategy:
+    module_name, _, class_name = spec.partition(":")
+    if not module_name or not class_name:
+        raise ValueError(f"{spec!r} is not of the form module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import strategy module {module_name!r}: {error}") from None
+    factory = getattr(module, class_name, None)
+    if not callable(factory):
+        raise ValueError(f"module {module_name!r} has no class {class_name!r}")
+    strategy = factory()
+    if not callable(getattr(strategy, "decide", None)):
+        raise ValueError(f"{spec} has no decide(view, rng) method, so it is not a strategy")
+    return strategy
+
+
+__all__ = ["LEVELS", "STRATEGIES", "Strategy", "make_strategy"]
