@@ -1,0 +1,188 @@
+"""What a front end implements to show a table, and the public snapshots it is given.
+
+The runtime calls a ``Notifier``; the Discord adapter, the terminal front end and the tests'
+recording fake are implementations. Every snapshot here is a frozen copy that is safe to keep
+and to show to everyone in the channel: hole cards appear in ``TableState`` only for hands
+shown at showdown. A player's own cards travel only through ``Notifier.hole_cards``.
+
+Front ends may coalesce ``table_changed`` calls (Discord allows about five edits per five
+seconds per channel); the runtime never assumes each one was delivered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.actions import LegalActions, Street
+from engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One occupied seat as everyone sees it. ``user_id`` is ``None`` for a bot.
+
+    ``in_hand`` is true when the seat was dealt into the current (or last) hand;
+    ``shown_cards`` holds cards turned face up at showdown, and nothing before.
+    """
+
+    seat: int
+    name: str
+    user_id: int | None
+    bot_level: str | None
+    stack: int
+    bet: int
+    in_hand: bool
+    folded: bool
+    all_in: bool
+    sitting_out: bool
+    leaving: bool
+    is_button: bool
+    shown_cards: tuple[Card, ...] = ()
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a bot opponent."""
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class PotState:
+    """A pot (the main pot first, then side pots) and who can win it, by seat."""
+
+    amount: int
+    eligible_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """The public view of a table: seats, stacks, bets, pots, board(s), whose turn.
+
+    ``to_act_deadline`` is a unix timestamp (``time.time()`` clock). ``boards`` has two boards
+    when the hand is run twice, and otherwise one (equal to ``board``).
+    """
+
+    guild_id: int
+    channel_id: int
+    hand_number: int
+    is_hand_running: bool
+    street: Street | None
+    board: tuple[Card, ...]
+    boards: tuple[tuple[Card, ...], ...]
+    pots: tuple[PotState, ...]
+    pot_total: int
+    seats: tuple[SeatState, ...]
+    button_seat: int | None
+    to_act_seat: int | None
+    to_act_deadline: float | None
+    last_action: str | None
+    small_blind: int
+    big_blind: int
+    ante: int
+    max_seats: int
+
+    def seat_of(self, user_id: int) -> SeatState | None:
+        """The seat of a person, or ``None`` when they are not seated."""
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def to_act(self) -> SeatState | None:
+        """The seat whose turn it is, if any."""
+        if self.to_act_seat is None:
+            return None
+        return next((seat for seat in self.seats if seat.seat == self.to_act_seat), None)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPrompt:
+    """A person's turn: what they may do (with amounts) and until when (unix timestamp).
+
+    When the deadline passes the runtime checks if it can, and folds otherwise.
+    """
+
+    seat: int
+    legal: LegalActions
+    deadline: float
+    pot_total: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """Hole cards turned face up at showdown, with the hand they made on each board."""
+
+    seat: int
+    name: str
+    cards: tuple[Card, ...]
+    hand_names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PotAward:
+    """Chips from one pot (on one board, when run twice) going to one player."""
+
+    seat: int
+    name: str
+    amount: int
+    pot_index: int
+    board_index: int
+    hand_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """How a player's stack changed over the hand."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    net: int
+    final_stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """A finished hand: who won what from which pot, the hands shown, the board(s).
+
+    ``hand_id`` is the hand's id in the ledger (where its history text is stored).
+    """
+
+    hand_number: int
+    hand_id: int | str
+    boards: tuple[tuple[Card, ...], ...]
+    awards: tuple[PotAward, ...]
+    shown: tuple[ShownHand, ...]
+    mucked_seats: tuple[int, ...]
+    results: tuple[PlayerResult, ...]
+    history_text: str
+
+    @property
+    def ran_twice(self) -> bool:
+        """True when the remaining board was dealt twice."""
+        return len(self.boards) > 1
+
+
+class Notifier(Protocol):
+    """The front end's side of the table runtime. Every method is a coroutine; an exception
+    raised by one is logged and does not stop the table."""
+
+    async def table_changed(self, state: TableState) -> None:
+        """The public state of a table changed (may be coalesced by the front end)."""
+
+    async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
+        """Send a person their own hole cards, privately."""
+
+    async def your_turn(self, state: TableState, user_id: int, prompt: TurnPrompt) -> None:
+        """Tell a person it is their turn, with the legal actions and the deadline."""
+
+    async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
+        """A hand is over; ``state`` shows the final board, stacks and shown hands."""
+
+    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
+        """A message for one person only (an error, a warning, being sat out or busted)."""
+
+    async def ask_run_it_twice(
+        self, state: TableState, user_ids: Sequence[int], deadline: float
+    ) -> None:
+        """Ask the all-in people whether to run the rest of the board twice, until the
+        deadline (unix timestamp); they answer through ``TableManager.answer_run_it_twice``."""

@@ -1,0 +1,131 @@
+"""One table's rules of play: blinds, buy-in range, seats and the clocks.
+
+A server stores its defaults (through the ledger's guild settings) and every new table starts
+from them; a table's own settings can then be changed between hands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.tables.errors import InvalidSettings
+
+MIN_SEATS = 2
+MAX_SEATS = 9
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """Blinds in chips, buy-ins in big blinds, clocks in seconds.
+
+    >>> TableSettings().min_buy_in, TableSettings().default_buy_in, TableSettings().max_buy_in
+    (800, 2000, 4000)
+    >>> TableSettings().with_changes(big_blind=5)
+    Traceback (most recent call last):
+    ...
+    bot.tables.errors.InvalidSettings: The big blind (5) must be at least the small blind (10).
+    """
+
+    small_blind: int = 10
+    big_blind: int = 20
+    ante: int = 0
+    min_buy_in_bb: int = 40
+    max_buy_in_bb: int = 200
+    default_buy_in_bb: int = 100
+    max_seats: int = 9
+    turn_timeout: float = 45.0
+    next_hand_delay: float = 5.0
+    bot_delay_min: float = 1.0
+    bot_delay_max: float = 3.0
+    run_it_twice_timeout: float = 15.0
+
+    def __post_init__(self) -> None:
+        for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
+                     "default_buy_in_bb", "max_seats"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidSettings(f"{_label(name)} must be a whole number, not {value!r}.")
+        for name in ("turn_timeout", "next_hand_delay", "bot_delay_min", "bot_delay_max",
+                     "run_it_twice_timeout"):
+            value = getattr(self, name)
+            if (not isinstance(value, int | float) or isinstance(value, bool)
+                    or not math.isfinite(value) or value < 0):
+                raise InvalidSettings(f"{_label(name)} must be a number of seconds ≥ 0.")
+        if self.small_blind < 1:
+            raise InvalidSettings("The small blind must be at least 1 chip.")
+        if self.big_blind < self.small_blind:
+            raise InvalidSettings(
+                f"The big blind ({self.big_blind}) must be at least the small blind "
+                f"({self.small_blind})."
+            )
+        if self.ante < 0 or self.ante > self.big_blind:
+            raise InvalidSettings("The ante must be between 0 and the big blind.")
+        if not 1 <= self.min_buy_in_bb <= self.default_buy_in_bb <= self.max_buy_in_bb:
+            raise InvalidSettings(
+                "Buy-ins must satisfy 1 ≤ minimum ≤ default ≤ maximum (in big blinds)."
+            )
+        if not MIN_SEATS <= self.max_seats <= MAX_SEATS:
+            raise InvalidSettings(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+        if self.bot_delay_min > self.bot_delay_max:
+            raise InvalidSettings("The shortest bot delay cannot exceed the longest.")
+        if self.turn_timeout <= 0:
+            raise InvalidSettings("The turn timer must be longer than 0 seconds.")
+
+    @classmethod
+    def instant(cls, **changes: Any) -> TableSettings:
+        """Settings with no waiting between hands or before bot actions, for tests and
+        benchmarks; the turn and run-it-twice timers stay short but positive."""
+        base = {"next_hand_delay": 0.0, "bot_delay_min": 0.0, "bot_delay_max": 0.0,
+                "turn_timeout": 5.0, "run_it_twice_timeout": 0.5}
+        return cls.from_mapping({**base, **changes})
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> TableSettings:
+        """Build from stored values, ignoring keys that are not settings (so older or newer
+        stored mappings still load); bad values raise ``InvalidSettings``."""
+        known = {field.name for field in dataclasses.fields(cls)}
+        return cls(**{key: value for key, value in values.items() if key in known})
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The settings as a plain mapping, as stored in the server's settings."""
+        return dataclasses.asdict(self)
+
+    def with_changes(self, **changes: Any) -> TableSettings:
+        """A copy with some settings changed; unknown names or bad values raise
+        ``InvalidSettings`` and leave this object as it was."""
+        known = {field.name for field in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise InvalidSettings(
+                f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(known))}."
+            )
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def min_buy_in(self) -> int:
+        """The smallest buy-in, in chips."""
+        return self.min_buy_in_bb * self.big_blind
+
+    @property
+    def max_buy_in(self) -> int:
+        """The largest buy-in (and the most a top-up may bring the stack to), in chips."""
+        return self.max_buy_in_bb * self.big_blind
+
+    @property
+    def default_buy_in(self) -> int:
+        """The buy-in used when a player does not name one, in chips."""
+        return self.default_buy_in_bb * self.big_blind
+
+    @property
+    def blinds_text(self) -> str:
+        """The stakes as players write them, like ``"10/20"``."""
+        text = f"{self.small_blind}/{self.big_blind}"
+        return f"{text} ante {self.ante}" if self.ante else text
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ").replace(" bb", " (big blinds)").capitalize()
