@@ -1,0 +1,252 @@
+"""Poker hand strength: a rank from 1 (royal flush) to 7462 (7-5-4-3-2 high); lower is better.
+
+Ranks follow Cactus Kev's numbering, so they match phevaluator and treys:
+
+====================  ===========
+straight flush          1 –   10
+four of a kind         11 –  166
+full house            167 –  322
+flush                 323 – 1599
+straight             1600 – 1609
+three of a kind      1610 – 2467
+two pair             2468 – 3325
+one pair             3326 – 6185
+high card            6186 – 7462
+====================  ===========
+
+>>> from engine.cards import parse_cards
+>>> evaluate(parse_cards("Ah Kh Qh Jh Th 2c 3d"))
+1
+>>> describe(parse_cards("Js Jd 3c 3h 9s 2d Ac")).name
+'Two Pair, Jacks and Threes'
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import combinations
+
+import numpy as np
+
+from engine.cards import RANK_NAMES, RANK_PLURALS, Card, cards_str, check_distinct
+from engine.evaluator_tables import (
+    CARD_KEYS,
+    CARD_KEYS_ARRAY,
+    FLUSH_RANKS,
+    FLUSH_SUITS,
+    HAND_CLASSES,
+    HandClass,
+    NOFLUSH5,
+    NOFLUSH6,
+    NOFLUSH7_RANKS,
+    SUIT_BITS,
+    SUIT_MASK,
+    five_ranks,
+)
+
+WORST_RANK = 7462
+
+
+class HandCategory(IntEnum):
+    """The nine kinds of poker hand, best first."""
+
+    STRAIGHT_FLUSH = 1
+    FOUR_OF_A_KIND = 2
+    FULL_HOUSE = 3
+    FLUSH = 4
+    STRAIGHT = 5
+    THREE_OF_A_KIND = 6
+    TWO_PAIR = 7
+    ONE_PAIR = 8
+    HIGH_CARD = 9
+
+    @property
+    def label(self) -> str:
+        """The category as players say it: ``"Full House"``, ``"Two Pair"`` …"""
+        return _LABELS[self]
+
+
+_LABELS = {
+    HandCategory.STRAIGHT_FLUSH: "Straight Flush",
+    HandCategory.FOUR_OF_A_KIND: "Four of a Kind",
+    HandCategory.FULL_HOUSE: "Full House",
+    HandCategory.FLUSH: "Flush",
+    HandCategory.STRAIGHT: "Straight",
+    HandCategory.THREE_OF_A_KIND: "Three of a Kind",
+    HandCategory.TWO_PAIR: "Two Pair",
+    HandCategory.ONE_PAIR: "One Pair",
+    HandCategory.HIGH_CARD: "High Card",
+}
+
+# The worst rank of each category, best category first.
+_CATEGORY_LAST_RANKS = (10, 166, 322, 1599, 1609, 2467, 3325, 6185, WORST_RANK)
+
+_FLUSH_RANKS = FLUSH_RANKS.tolist()
+_FLUSH_SUITS = FLUSH_SUITS.tolist()
+_NOFLUSH7 = memoryview(NOFLUSH7_RANKS)
+_NOFLUSH_SMALL = {
+    5: dict(zip(NOFLUSH5.keys.tolist(), NOFLUSH5.ranks.tolist(), strict=True)),
+    6: dict(zip(NOFLUSH6.keys.tolist(), NOFLUSH6.ranks.tolist(), strict=True)),
+}
+
+
+def category(rank: int) -> HandCategory:
+    """The category of a hand rank.
+
+    >>> category(1), category(1600), category(7462)
+    (<HandCategory.STRAIGHT_FLUSH: 1>, <HandCategory.STRAIGHT: 5>, <HandCategory.HIGH_CARD: 9>)
+    """
+    if not isinstance(rank, int | np.integer) or not 1 <= rank <= WORST_RANK:
+        raise ValueError(f"{rank!r} is not a hand rank (1-{WORST_RANK})")
+    return HandCategory(bisect_left(_CATEGORY_LAST_RANKS, rank) + 1)
+
+
+def evaluate(cards: Sequence[Card]) -> int:
+    """The rank of the best five-card hand among 5, 6 or 7 distinct cards (1 is best).
+
+    >>> from engine.cards import parse_cards
+    >>> evaluate(parse_cards("5c 4d 3h 2s Ac"))
+    1609
+    >>> evaluate(parse_cards("7c 5d 4h 3s 2c"))
+    7462
+    """
+    count = len(cards)
+    if not 5 <= count <= 7:
+        raise ValueError(f"a hand is 5, 6 or 7 cards, not {count}")
+    if len(set(cards)) != count or min(cards) < 0 or max(cards) > 51:
+        check_distinct(cards)  # raises, naming the bad card
+    keys = CARD_KEYS
+    key = 0
+    for card in cards:
+        key += keys[card]
+    flush_suit = _FLUSH_SUITS[count][key & SUIT_MASK]
+    if flush_suit >= 0:
+        mask = 0
+        for card in cards:
+            if card & 3 == flush_suit:
+                mask |= 1 << (card >> 2)
+        return _FLUSH_RANKS[mask]
+    if count == 7:
+        return _NOFLUSH7[key >> SUIT_BITS]
+    return _NOFLUSH_SMALL[count][key >> SUIT_BITS]
+
+
+def evaluate_batch(cards: np.ndarray) -> np.ndarray:
+    """Ranks of many hands at once: ``cards`` has shape (n, 5), (n, 6) or (n, 7).
+
+    Returns a ``uint16`` array of n ranks. Every row must hold distinct card ids 0-51.
+
+    >>> from engine.cards import parse_cards
+    >>> evaluate_batch(np.array([parse_cards("As Ks Qs Js Ts"), parse_cards("7c 5d 4h 3s 2c")]))
+    array([   1, 7462], dtype=uint16)
+    """
+    hands = np.asarray(cards)
+    _check_batch(hands)
+    columns = np.ascontiguousarray(hands.T, dtype=np.intp)
+    key = CARD_KEYS_ARRAY[columns[0]]
+    for column in columns[1:]:
+        key += CARD_KEYS_ARRAY[column]
+    return _ranks_from_keys(key, columns)
+
+
+def _check_batch(hands: np.ndarray) -> None:
+    if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
+        raise ValueError(f"hands must have shape (n, 5), (n, 6) or (n, 7), not {hands.shape}")
+    if not np.issubdtype(hands.dtype, np.integer):
+        raise ValueError(f"card ids must be integers, not {hands.dtype}")
+    if hands.size == 0:
+        return
+    if hands.min() < 0 or hands.max() > 51:
+        raise ValueError("card ids must be between 0 and 51")
+    ordered = np.sort(hands, axis=1)
+    repeats = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+    if len(repeats):
+        row = int(repeats[0])
+        raise ValueError(f"hand {row} repeats a card: {cards_str(hands[row].tolist())}")
+
+
+def _ranks_from_keys(key: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Ranks from summed card keys; ``columns`` holds the cards, one row per hand position."""
+    count = len(columns)
+    rank_sums = key >> SUIT_BITS
+    if count == 7:
+        ranks = NOFLUSH7_RANKS[rank_sums]
+    else:
+        table = NOFLUSH5 if count == 5 else NOFLUSH6
+        ranks = table.lookup(rank_sums)
+    flush_suits = FLUSH_SUITS[count][key & SUIT_MASK]
+    flushed = np.flatnonzero(flush_suits >= 0)
+    if len(flushed):
+        suits = flush_suits[flushed]
+        masks = np.zeros(len(flushed), dtype=np.intp)
+        for column in columns:
+            held = column[flushed]
+            masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
+        ranks[flushed] = FLUSH_RANKS[masks]
+    return ranks
+
+
+@dataclass(frozen=True, slots=True)
+class HandDescription:
+    """A hand as players name it, with the five cards that make it in display order."""
+
+    rank: int
+    category: HandCategory
+    name: str
+    best_five: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def describe(cards: Sequence[Card]) -> HandDescription:
+    """Rank and name the best hand among 5-7 cards, and pick its five cards.
+
+    ``best_five`` is in display order: the cards that make the hand first (quads, trips,
+    pairs, higher pair first), then kickers high to low; straights from their top card, the
+    wheel as 5-4-3-2-A.
+
+    >>> from engine.cards import cards_str, parse_cards
+    >>> hand = describe(parse_cards("Kd 2c Ks 2h Kc 9d 8s"))
+    >>> hand.name, cards_str(hand.best_five)
+    ('Full House, Kings full of Twos', 'Kd Ks Kc 2c 2h')
+    >>> describe(parse_cards("Ah 2d 3c 4s 5h Kd")).name
+    'Straight, Five high'
+    """
+    rank = evaluate(cards)
+    five = next(hand for hand in combinations(cards, 5) if evaluate(hand) == rank)
+    hand_class = HAND_CLASSES[rank - 1]
+    best_five = _in_display_order(five, five_ranks(hand_class))
+    return HandDescription(rank, category(rank), _name(hand_class), best_five)
+
+
+def _in_display_order(five: Sequence[Card], ranks: tuple[int, ...]) -> tuple[Card, ...]:
+    """The five cards arranged to follow ``ranks``; equal ranks keep their given order."""
+    left = list(five)
+    ordered = []
+    for rank in ranks:
+        card = next(card for card in left if card >> 2 == rank)
+        left.remove(card)
+        ordered.append(card)
+    return tuple(ordered)
+
+
+def _name(hand_class: HandClass) -> str:
+    kind, ranks = HandCategory(hand_class[0]), hand_class[1]
+    top = ranks[0]
+    if kind is HandCategory.STRAIGHT_FLUSH and top == 12:
+        return "Royal Flush"
+    if kind in (HandCategory.STRAIGHT_FLUSH, HandCategory.STRAIGHT, HandCategory.FLUSH):
+        return f"{kind.label}, {RANK_NAMES[top]} high"
+    if kind is HandCategory.FOUR_OF_A_KIND or kind is HandCategory.THREE_OF_A_KIND:
+        return f"{kind.label}, {RANK_PLURALS[top]}"
+    if kind is HandCategory.FULL_HOUSE:
+        return f"Full House, {RANK_PLURALS[top]} full of {RANK_PLURALS[ranks[1]]}"
+    if kind is HandCategory.TWO_PAIR:
+        return f"Two Pair, {RANK_PLURALS[top]} and {RANK_PLURALS[ranks[1]]}"
+    if kind is HandCategory.ONE_PAIR:
+        return f"Pair of {RANK_PLURALS[top]}"
+    return f"High Card, {RANK_NAMES[top]}"
