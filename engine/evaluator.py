@@ -38,12 +38,12 @@ from engine.evaluator_tables import (
     FLUSH_RANKS,
     FLUSH_SUITS,
     HAND_CLASSES,
-    HandClass,
     NOFLUSH5,
     NOFLUSH6,
     NOFLUSH7_RANKS,
     SUIT_BITS,
     SUIT_MASK,
+    HandClass,
     five_ranks,
 )
 
