@@ -1,0 +1,1025 @@
+"""Chips and records: balances, escrow at tables, the hand log, stats and leaderboards.
+
+This is the only module that speaks SQL. Every public method is one transaction on a single
+aiosqlite connection; an ``asyncio.Lock`` serializes them, so many tables can call it at once.
+
+Chips live in accounts: each person's *balance* per guild, each guild's *house* (it funds bot
+opponents and may go negative) and *escrow* (a player's stack at a table). Every change to an
+account is an append-only entry, so ``audit()`` can prove that each account equals the sum of
+its entries and that all chips together equal what was ever granted.
+
+A hand's chips stay in escrow while it is played: ``begin_hand`` records the start-of-hand
+stacks, ``settle_hand`` moves the escrow to the final stacks in one transaction. A hand that
+never settles (a crash, an error in the table) therefore still holds exactly its snapshot, and
+``refund_hand`` / ``recover`` only have to close it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import aiosqlite
+
+PlayerKey = int | str
+"""A seat holder: an ``int`` is a Discord user id (a person), a ``str`` is a bot's name."""
+
+LeaderboardOrder = Literal["balance", "net", "hands_won"]
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "data" / "migrations"
+BUSY_TIMEOUT_MS = 5_000
+MAX_PAGE_SIZE = 100
+GRANT_REASONS = ("grant", "daily", "admin")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class LedgerError(Exception):
+    """An operation was refused; ``str(error)`` is a short sentence to show the user."""
+
+
+class InvalidRequest(LedgerError):
+    """An argument is malformed (wrong type, unknown option, empty name)."""
+
+
+class InvalidAmount(InvalidRequest):
+    """A chip amount is not a positive whole number."""
+
+
+class UnknownPlayer(LedgerError):
+    """The person has no account in this server yet."""
+
+    def __init__(self, guild_id: int, user_id: int) -> None:
+        super().__init__("You have no chips here yet: play or claim your daily bonus first.")
+        self.guild_id = guild_id
+        self.user_id = user_id
+
+
+class InsufficientChips(LedgerError):
+    """A person asked to move more chips than their balance holds."""
+
+    def __init__(self, needed: int, balance: int) -> None:
+        super().__init__(f"You need {needed:,} chips but your balance is {balance:,}.")
+        self.needed = needed
+        self.balance = balance
+
+
+class DailyNotReady(LedgerError):
+    """The daily bonus was already claimed within the interval."""
+
+    def __init__(self, seconds_left: float) -> None:
+        self.seconds_left = seconds_left
+        super().__init__(f"Your next daily bonus is ready in {_duration(seconds_left)}.")
+
+
+class NotSeated(LedgerError):
+    """The player holds no chips at this table."""
+
+
+class HandInProgress(LedgerError):
+    """The chips are in a hand that has not finished; wait for it to end."""
+
+
+class UnknownHand(LedgerError):
+    """No hand with this id is waiting to be settled or refunded."""
+
+
+class UnbalancedHand(LedgerError):
+    """The stacks given for a hand do not match the chips the ledger holds for it."""
+
+
+def _duration(seconds: float) -> str:
+    """Say how long to wait, rounded up to the minute: ``3h 05m`` or ``12m``."""
+    minutes = max(1, math.ceil(seconds / 60))
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m"
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class HandParticipant:
+    """How one player dealt into a hand fared, as the table reports it at settlement.
+
+    ``net`` is the final stack minus the start-of-hand stack; ``pot_won`` is the chips pushed
+    to the player (used for the biggest-pot stat); ``vpip`` and ``pfr`` say whether the player
+    voluntarily put chips in, and raised, before the flop.
+    """
+
+    player: PlayerKey
+    name: str
+    net: int
+    won: bool = False
+    showdown_won: bool = False
+    vpip: bool = False
+    pfr: bool = False
+    pot_won: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    name: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A person's balance and lifetime record in one guild."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    balance: int
+    hands_played: int
+    hands_won: int
+    showdowns_won: int
+    net_chips: int
+    biggest_pot: int
+    vpip_hands: int
+    pfr_hands: int
+
+    @property
+    def vpip_percent(self) -> float:
+        """Share of hands in which the player voluntarily put chips in preflop."""
+        return 100 * self.vpip_hands / self.hands_played if self.hands_played else 0.0
+
+    @property
+    def pfr_percent(self) -> float:
+        """Share of hands in which the player raised preflop."""
+        return 100 * self.pfr_hands / self.hands_played if self.hands_played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One settled hand as seen by one person, for "recent hands"."""
+
+    hand_id: int
+    table_id: int
+    hand_number: int
+    finished_at: float
+    net: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A settled hand with everyone's result and the hand-history text."""
+
+    hand_id: int
+    guild_id: int
+    table_id: int
+    hand_number: int
+    started_at: float
+    finished_at: float
+    participants: tuple[HandParticipant, ...]
+    history_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    """What ``recover()`` put back: unsettled hands closed, escrow returned from idle tables."""
+
+    hands_refunded: tuple[int, ...]
+    tables_closed: tuple[int, ...]
+    chips_returned: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerTotals:
+    """Where all chips are; ``balances + house + escrow`` must equal ``granted``."""
+
+    granted: int
+    balances: int
+    house: int
+    escrow: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    ok: bool
+    problems: tuple[str, ...]
+    totals: LedgerTotals
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _check_amount(amount: object) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount(f"An amount of chips must be a whole number, not {amount!r}.")
+    if amount <= 0:
+        raise InvalidAmount(f"An amount of chips must be positive, not {amount:,}.")
+    return amount
+
+
+def _check_id(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(f"A {what} must be an integer id, not {value!r}.")
+    return value
+
+
+def _holder(player: object) -> tuple[int, str]:
+    """The (user_id, bot_name) columns of a player key: a person has bot_name ''."""
+    if isinstance(player, str):
+        if not player.strip():
+            raise InvalidRequest("A bot needs a non-empty name.")
+        return 0, player
+    return _check_id(player, "player"), ""
+
+
+def _player_key(user_id: int, bot_name: str) -> PlayerKey:
+    return bot_name or user_id
+
+
+def _check_chips(chips: object, what: str) -> int:
+    """A count of chips that may be zero, such as a stack."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+        raise InvalidAmount(f"A {what} must be a whole number of chips, not {chips!r}.")
+    return chips
+
+
+def _check_stacks(stacks: Mapping[PlayerKey, int]) -> dict[tuple[int, str], int]:
+    """Stacks keyed by holder columns."""
+    return {_holder(player): _check_chips(chips, "stack") for player, chips in stacks.items()}
+
+
+# --------------------------------------------------------------------------- the ledger
+
+
+class Ledger:
+    """All persistent state of the bot, behind intent-level async methods.
+
+    Open it with ``await Ledger.open(path)``; it applies pending migrations. It is an async
+    context manager that closes the connection on exit.
+    """
+
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        *,
+        starting_balance: int,
+        daily_amount: int,
+        daily_interval: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self.starting_balance = starting_balance
+        self.daily_amount = daily_amount
+        self.daily_interval = daily_interval
+        self._clock = clock
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        starting_balance: int = 10_000,
+        daily_amount: int = 1_000,
+        daily_interval: float = 86_400,
+        clock: Callable[[], float] = time.time,
+    ) -> Ledger:
+        """Connect to the SQLite file at ``path`` (created if missing) and migrate it."""
+        if starting_balance != 0:
+            _check_amount(starting_balance)
+        _check_amount(daily_amount)
+        if daily_interval < 0:
+            raise InvalidRequest("The daily interval cannot be negative.")
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await _migrate(db, MIGRATIONS_DIR)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(
+            db,
+            starting_balance=starting_balance,
+            daily_amount=daily_amount,
+            daily_interval=daily_interval,
+            clock=clock,
+        )
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Ledger:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One serialized write transaction; any exception rolls it back entirely."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Serialized reads: the shared connection must not see another task's open writes."""
+        async with self._lock:
+            yield self._db
+
+    # ----------------------------------------------------------------- people
+
+    async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:
+        """Create the person with the starting grant on first use, refresh the display name,
+        and return the balance."""
+        _check_id(guild_id, "server")
+        _check_id(user_id, "user")
+        if not isinstance(name, str):
+            raise InvalidRequest("A display name must be text.")
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE players SET name = ? WHERE guild_id = ? AND user_id = ?",
+                (name, guild_id, user_id),
+            )
+            if cursor.rowcount:
+                return (await _person_account(db, guild_id, user_id))[1]
+            now = self._clock()
+            await db.execute(
+                "INSERT INTO players (guild_id, user_id, name, created_at) VALUES (?, ?, ?, ?)",
+                (guild_id, user_id, name, now),
+            )
+            account_id, balance = await _account(db, "balance", guild_id, user_id=user_id)
+            if self.starting_balance:
+                balance = await _credit(
+                    db, account_id, self.starting_balance, "grant", now, note="starting balance"
+                )
+            return balance
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """The person's chips away from tables; raises ``UnknownPlayer`` if they have none."""
+        async with self._reading() as db:
+            return (await _person_account(db, guild_id, user_id))[1]
+
+    async def claim_daily(self, guild_id: int, user_id: int) -> int:
+        """Grant the daily bonus and return the new balance, or raise ``DailyNotReady``."""
+        async with self._transaction() as db:
+            account_id, _ = await _person_account(db, guild_id, user_id)
+            (last,) = await _fetchone(
+                db,
+                "SELECT last_daily_at FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            now = self._clock()
+            if last is not None and now - last < self.daily_interval:
+                raise DailyNotReady(self.daily_interval - (now - last))
+            await db.execute(
+                "UPDATE players SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
+                (now, guild_id, user_id),
+            )
+            return await _credit(db, account_id, self.daily_amount, "daily", now)
+
+    async def grant(
+        self, guild_id: int, user_id: int, amount: int, *, reason: str = "admin"
+    ) -> int:
+        """Create chips for a person (an admin's gift); ``reason`` is kept as a note."""
+        _check_amount(amount)
+        async with self._transaction() as db:
+            account_id, _ = await _person_account(db, guild_id, user_id)
+            return await _credit(db, account_id, amount, "admin", self._clock(), note=reason)
+
+    # ----------------------------------------------------------------- tables
+
+    async def buy_in(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
+        """Move chips to the player's stack at a table and return that stack.
+
+        A person pays from their balance (``InsufficientChips`` if short); a bot is paid for
+        by the guild's house.
+        """
+        return await self._fund_stack(guild_id, table_id, player, amount, "buy-in")
+
+    async def top_up(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
+        """Add chips to a stack already at the table, between hands; return the stack."""
+        return await self._fund_stack(guild_id, table_id, player, amount, "top-up")
+
+    async def _fund_stack(
+        self, guild_id: int, table_id: int, player: PlayerKey, amount: int, reason: str
+    ) -> int:
+        _check_id(guild_id, "server")
+        _check_id(table_id, "table")
+        user_id, bot_name = _holder(player)
+        _check_amount(amount)
+        async with self._transaction() as db:
+            escrow_id, stack = await _account(
+                db, "escrow", guild_id, table_id=table_id, user_id=user_id, bot_name=bot_name
+            )
+            if reason == "top-up" and stack == 0:
+                raise NotSeated("You have no stack at this table to top up.")
+            await _refuse_if_in_hand(db, table_id, escrow_id)
+            if bot_name:
+                source_id, _ = await _account(db, "house", guild_id)
+            else:
+                source_id, balance = await _person_account(db, guild_id, user_id)
+                if balance < amount:
+                    raise InsufficientChips(amount, balance)
+            await _transfer(db, source_id, escrow_id, amount, reason, self._clock())
+            return stack + amount
+
+    async def cash_out(self, guild_id: int, table_id: int, player: PlayerKey) -> int:
+        """Return the player's whole stack to their balance (a bot's to the house); return it."""
+        _check_id(guild_id, "server")
+        _check_id(table_id, "table")
+        user_id, bot_name = _holder(player)
+        async with self._transaction() as db:
+            row = await _fetchone(
+                db,
+                "SELECT id, chips FROM accounts WHERE kind = 'escrow' AND table_id = ?"
+                " AND guild_id = ? AND user_id = ? AND bot_name = ?",
+                (table_id, guild_id, user_id, bot_name),
+            )
+            if row is None or row[1] == 0:
+                return 0
+            escrow_id, stack = row
+            await _refuse_if_in_hand(db, table_id, escrow_id)
+            await _transfer(
+                db,
+                escrow_id,
+                await _owner_account(db, guild_id, user_id, bot_name),
+                stack,
+                "cash-out",
+                self._clock(),
+            )
+            return stack
+
+    async def table_stacks(self, table_id: int) -> dict[PlayerKey, int]:
+        """The chips each player holds at a table (players with an empty stack are left out)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT user_id, bot_name, chips FROM accounts"
+                " WHERE kind = 'escrow' AND table_id = ? AND chips > 0 ORDER BY id",
+                (table_id,),
+            )
+        return {_player_key(user_id, bot_name): chips for user_id, bot_name, chips in rows}
+
+    # ----------------------------------------------------------------- hands
+
+    async def begin_hand(
+        self, guild_id: int, table_id: int, hand_number: int, stacks: Mapping[PlayerKey, int]
+    ) -> int:
+        """Record the start-of-hand stacks and return the new hand's id.
+
+        Each stack must equal the player's escrow at the table, and the table must have no
+        other hand running.
+        """
+        _check_id(guild_id, "server")
+        _check_id(table_id, "table")
+        _check_id(hand_number, "hand number")
+        wanted = _check_stacks(stacks)
+        if not wanted:
+            raise InvalidRequest("A hand needs at least one player.")
+        async with self._transaction() as db:
+            if await _running_hand(db, table_id) is not None:
+                raise HandInProgress("A hand is already running at this table.")
+            held = await _escrow_at(db, guild_id, table_id)
+            snapshot = []
+            for holder, chips in wanted.items():
+                account_id, escrow = held.get(holder, (None, 0))
+                if account_id is None or escrow != chips:
+                    raise UnbalancedHand(
+                        f"{_player_key(*holder)!r} holds {escrow:,} chips at this table,"
+                        f" not {chips:,}."
+                    )
+                snapshot.append((account_id, chips))
+            cursor = await db.execute(
+                "INSERT INTO hands (guild_id, table_id, hand_number, started_at)"
+                " VALUES (?, ?, ?, ?)",
+                (guild_id, table_id, hand_number, self._clock()),
+            )
+            hand_id = cursor.lastrowid
+            await db.executemany(
+                "INSERT INTO hand_stacks (hand_id, account_id, chips) VALUES (?, ?, ?)",
+                [(hand_id, account_id, chips) for account_id, chips in snapshot],
+            )
+            return hand_id
+
+    async def settle_hand(
+        self,
+        hand_id: int,
+        final_stacks: Mapping[PlayerKey, int],
+        participants: Sequence[HandParticipant],
+        history_text: str,
+    ) -> None:
+        """Finish a hand in one transaction: escrow becomes the final stacks, the hand and
+        everyone's result are recorded, and people's stats are updated.
+
+        ``final_stacks`` and ``participants`` must name exactly the players of the hand, the
+        total must equal the start-of-hand total, and each ``net`` must be final minus start;
+        otherwise ``UnbalancedHand`` is raised and nothing changes.
+        """
+        final = _check_stacks(final_stacks)
+        by_holder = {_holder(p.player): p for p in participants}
+        async with self._transaction() as db:
+            guild_id, _table_id = await _running_hand_row(db, hand_id)
+            start = await _snapshot(db, hand_id)
+            _check_settlement(start, final, by_holder, len(participants))
+            now = self._clock()
+            moves = [
+                (account_id, final[holder] - chips)
+                for holder, (account_id, chips) in start.items()
+                if final[holder] != chips
+            ]
+            await db.executemany(
+                "UPDATE accounts SET chips = chips + ? WHERE id = ?",
+                [(delta, account_id) for account_id, delta in moves],
+            )
+            await db.executemany(
+                "INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
+                " VALUES (?, ?, 'hand result', ?, ?)",
+                [(account_id, delta, hand_id, now) for account_id, delta in moves],
+            )
+            await db.execute(
+                "UPDATE hands SET status = 'settled', finished_at = ?, history = ? WHERE id = ?",
+                (now, history_text, hand_id),
+            )
+            await db.executemany(
+                "INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
+                " showdown_won, vpip, pfr, pot_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        hand_id,
+                        user_id,
+                        bot_name,
+                        p.name,
+                        p.net,
+                        p.won,
+                        p.showdown_won,
+                        p.vpip,
+                        p.pfr,
+                        p.pot_won,
+                    )
+                    for (user_id, bot_name), p in by_holder.items()
+                ],
+            )
+            await db.executemany(
+                "UPDATE players SET hands_played = hands_played + 1,"
+                " hands_won = hands_won + ?, showdowns_won = showdowns_won + ?,"
+                " net_chips = net_chips + ?, biggest_pot = MAX(biggest_pot, ?),"
+                " vpip_hands = vpip_hands + ?, pfr_hands = pfr_hands + ?"
+                " WHERE guild_id = ? AND user_id = ?",
+                [
+                    (p.won, p.showdown_won, p.net, p.pot_won, p.vpip, p.pfr, guild_id, user_id)
+                    for (user_id, bot_name), p in by_holder.items()
+                    if not bot_name
+                ],
+            )
+
+    async def refund_hand(self, hand_id: int) -> None:
+        """Abort a hand: its players keep their start-of-hand stacks.
+
+        Chips only leave the snapshot when a hand settles, so the escrow already holds the
+        snapshot; the hand is closed as refunded and its players may cash out again.
+        """
+        async with self._transaction() as db:
+            await _running_hand_row(db, hand_id)
+            await _close_refunded(db, [hand_id], self._clock())
+
+    async def recover(self, running_table_ids: Collection[int] = ()) -> RecoveryReport:
+        """Start-up repair: close every unsettled hand at its snapshot, and return the escrow
+        of tables not in ``running_table_ids`` to balances (bots' to the house)."""
+        keep = set(running_table_ids)
+        async with self._transaction() as db:
+            now = self._clock()
+            hand_ids = [
+                hand_id
+                for (hand_id,) in await db.execute_fetchall(
+                    "SELECT id FROM hands WHERE status = 'running' ORDER BY id"
+                )
+            ]
+            await _close_refunded(db, hand_ids, now)
+            stranded = [
+                row
+                for row in await db.execute_fetchall(
+                    "SELECT id, guild_id, table_id, user_id, bot_name, chips FROM accounts"
+                    " WHERE kind = 'escrow' AND chips > 0 ORDER BY id"
+                )
+                if row[2] not in keep
+            ]
+            for escrow_id, guild_id, _table_id, user_id, bot_name, chips in stranded:
+                owner_id = await _owner_account(db, guild_id, user_id, bot_name)
+                await _transfer(db, escrow_id, owner_id, chips, "refund", now)
+            return RecoveryReport(
+                hands_refunded=tuple(hand_ids),
+                tables_closed=tuple(sorted({row[2] for row in stranded})),
+                chips_returned=sum(row[5] for row in stranded),
+            )
+
+    # ----------------------------------------------------------------- records
+
+    async def leaderboard(
+        self,
+        guild_id: int | None,
+        *,
+        by: LeaderboardOrder = "balance",
+        page: int = 1,
+        page_size: int = 10,
+    ) -> list[LeaderboardRow]:
+        """People ranked by balance, net winnings or hands won, in one guild or (``None``)
+        summed over all guilds; ``page`` counts from 1."""
+        if by not in _LEADERBOARD_VALUES:
+            raise InvalidRequest(f"A leaderboard is ordered by {', '.join(_LEADERBOARD_VALUES)}.")
+        _check_id(page, "page")
+        _check_id(page_size, "page size")
+        if page < 1 or not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise InvalidRequest(f"Pages count from 1 and hold 1 to {MAX_PAGE_SIZE} rows.")
+        value = _LEADERBOARD_VALUES[by]
+        where = "" if guild_id is None else "WHERE p.guild_id = ?"
+        params: list[int] = [] if guild_id is None else [_check_id(guild_id, "server")]
+        offset = (page - 1) * page_size
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT p.user_id, MAX(p.name), SUM({value}) AS value FROM players p"
+                " JOIN accounts a ON a.kind = 'balance' AND a.table_id = 0"
+                " AND a.guild_id = p.guild_id AND a.user_id = p.user_id AND a.bot_name = ''"
+                f" {where} GROUP BY p.user_id ORDER BY value DESC, p.user_id LIMIT ? OFFSET ?",
+                [*params, page_size, offset],
+            )
+        return [
+            LeaderboardRow(rank=offset + i, user_id=user_id, name=name, value=total)
+            for i, (user_id, name, total) in enumerate(rows, start=1)
+        ]
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        """A person's balance and lifetime record in a guild, or ``None`` if never seen."""
+        async with self._reading() as db:
+            row = await _fetchone(
+                db,
+                "SELECT p.guild_id, p.user_id, p.name, a.chips, p.hands_played, p.hands_won,"
+                " p.showdowns_won, p.net_chips, p.biggest_pot, p.vpip_hands, p.pfr_hands"
+                " FROM players p JOIN accounts a ON a.kind = 'balance' AND a.table_id = 0"
+                " AND a.guild_id = p.guild_id AND a.user_id = p.user_id AND a.bot_name = ''"
+                " WHERE p.guild_id = ? AND p.user_id = ?",
+                (guild_id, user_id),
+            )
+        return None if row is None else PlayerStats(*row)
+
+    async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
+        """The person's latest settled hands in a guild, newest first."""
+        _check_amount(limit)
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT h.id, h.table_id, h.hand_number, h.finished_at, hp.net, hp.won"
+                " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+                " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
+                " ORDER BY hp.hand_id DESC LIMIT ?",
+                (user_id, guild_id, limit),
+            )
+        return [
+            HandSummary(hand_id, table_id, number, finished_at, net, bool(won))
+            for hand_id, table_id, number, finished_at, net, won in rows
+        ]
+
+    async def hand_history(self, hand_id: int) -> HandRecord | None:
+        """A settled hand with its participants and history text, or ``None``."""
+        async with self._reading() as db:
+            hand = await _fetchone(
+                db,
+                "SELECT id, guild_id, table_id, hand_number, started_at, finished_at, history"
+                " FROM hands WHERE id = ? AND status = 'settled'",
+                (hand_id,),
+            )
+            if hand is None:
+                return None
+            rows = await db.execute_fetchall(
+                "SELECT user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won"
+                " FROM hand_players WHERE hand_id = ? ORDER BY rowid",
+                (hand_id,),
+            )
+        participants = tuple(
+            HandParticipant(
+                _player_key(user_id, bot_name),
+                name,
+                net,
+                bool(won),
+                bool(showdown_won),
+                bool(vpip),
+                bool(pfr),
+                pot_won,
+            )
+            for user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won in rows
+        )
+        *head, history = hand
+        return HandRecord(*head, participants=participants, history_text=history)
+
+    # ----------------------------------------------------------------- guild settings
+
+    async def guild_settings(self, guild_id: int) -> dict[str, object]:
+        """The table defaults a server admin saved, or ``{}``."""
+        async with self._reading() as db:
+            row = await _fetchone(
+                db, "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+        return {} if row is None else json.loads(row[0])
+
+    async def save_guild_settings(self, guild_id: int, settings: Mapping[str, object]) -> None:
+        """Replace a server's saved table defaults (they must be JSON-serializable)."""
+        _check_id(guild_id, "server")
+        try:
+            text = json.dumps(dict(settings), sort_keys=True)
+        except (TypeError, ValueError) as error:
+            raise InvalidRequest(f"Settings must be plain values: {error}") from None
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                (guild_id, text),
+            )
+
+    # ----------------------------------------------------------------- audit
+
+    async def audit(self) -> AuditReport:
+        """Check that every account equals the sum of its entries, that all chips equal what
+        was granted, and that every running hand's escrow still equals its snapshot."""
+        problems: list[str] = []
+        async with self._reading() as db:
+            for account_id, kind, chips, total in await db.execute_fetchall(
+                "SELECT a.id, a.kind, a.chips, COALESCE(e.total, 0) FROM accounts a"
+                " LEFT JOIN (SELECT account_id, SUM(delta) AS total FROM entries"
+                " GROUP BY account_id) e ON e.account_id = a.id"
+                " WHERE a.chips <> COALESCE(e.total, 0)"
+            ):
+                problems.append(
+                    f"{kind} account {account_id} holds {chips} but its entries sum to {total}"
+                )
+            for hand_id, account_id, snapshot, chips in await db.execute_fetchall(
+                "SELECT s.hand_id, s.account_id, s.chips, a.chips FROM hand_stacks s"
+                " JOIN hands h ON h.id = s.hand_id JOIN accounts a ON a.id = s.account_id"
+                " WHERE h.status = 'running' AND a.chips <> s.chips"
+            ):
+                problems.append(
+                    f"running hand {hand_id}: account {account_id} holds {chips},"
+                    f" its snapshot {snapshot}"
+                )
+            (granted,) = await _fetchone(
+                db,
+                "SELECT COALESCE(SUM(delta), 0) FROM entries"
+                f" WHERE reason IN ({', '.join('?' * len(GRANT_REASONS))})",
+                GRANT_REASONS,
+            )
+            held = dict(
+                await db.execute_fetchall("SELECT kind, SUM(chips) FROM accounts GROUP BY kind")
+            )
+        totals = LedgerTotals(
+            granted=granted,
+            balances=held.get("balance", 0),
+            house=held.get("house", 0),
+            escrow=held.get("escrow", 0),
+        )
+        held_total = totals.balances + totals.house + totals.escrow
+        if held_total != granted:
+            problems.append(f"accounts hold {held_total} chips but {granted} were granted")
+        return AuditReport(ok=not problems, problems=tuple(problems), totals=totals)
+
+
+_LEADERBOARD_VALUES: dict[str, str] = {
+    "balance": "a.chips",
+    "net": "p.net_chips",
+    "hands_won": "p.hands_won",
+}
+
+
+# --------------------------------------------------------------------------- SQL helpers
+# Each runs inside a transaction opened by the caller.
+
+
+async def _fetchone(
+    db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()
+) -> tuple[Any, ...] | None:
+    cursor = await db.execute(sql, tuple(params))
+    return await cursor.fetchone()
+
+
+async def _account(
+    db: aiosqlite.Connection,
+    kind: str,
+    guild_id: int,
+    *,
+    table_id: int = 0,
+    user_id: int = 0,
+    bot_name: str = "",
+) -> tuple[int, int]:
+    """The (id, chips) of an account, opening it empty if it does not exist yet."""
+    cursor = await db.execute(
+        "INSERT INTO accounts (kind, table_id, guild_id, user_id, bot_name)"
+        " VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (kind, table_id, guild_id, user_id, bot_name) DO UPDATE SET chips = chips"
+        " RETURNING id, chips",
+        (kind, table_id, guild_id, user_id, bot_name),
+    )
+    row = await cursor.fetchone()
+    await cursor.close()
+    return row
+
+
+async def _person_account(db: aiosqlite.Connection, guild_id: int, user_id: int) -> tuple[int, int]:
+    """The (id, chips) of a known person's balance; ``UnknownPlayer`` otherwise."""
+    row = await _fetchone(
+        db,
+        "SELECT id, chips FROM accounts WHERE kind = 'balance' AND table_id = 0"
+        " AND guild_id = ? AND user_id = ? AND bot_name = ''",
+        (guild_id, user_id),
+    )
+    if row is None:
+        raise UnknownPlayer(guild_id, user_id)
+    return row
+
+
+async def _owner_account(
+    db: aiosqlite.Connection, guild_id: int, user_id: int, bot_name: str
+) -> int:
+    """Where a stack goes when it leaves the table: the person's balance or the house."""
+    if bot_name:
+        return (await _account(db, "house", guild_id))[0]
+    return (await _account(db, "balance", guild_id, user_id=user_id))[0]
+
+
+async def _credit(
+    db: aiosqlite.Connection,
+    account_id: int,
+    amount: int,
+    reason: str,
+    now: float,
+    *,
+    note: str | None = None,
+) -> int:
+    """Create chips in an account (a grant) and return its new chips."""
+    await db.execute(
+        "INSERT INTO entries (account_id, delta, reason, note, created_at) VALUES (?, ?, ?, ?, ?)",
+        (account_id, amount, reason, note, now),
+    )
+    row = await _fetchone(
+        db,
+        "UPDATE accounts SET chips = chips + ? WHERE id = ? RETURNING chips",
+        (amount, account_id),
+    )
+    return row[0]
+
+
+async def _transfer(
+    db: aiosqlite.Connection, source_id: int, target_id: int, amount: int, reason: str, now: float
+) -> None:
+    """Move chips between two accounts: two entries that sum to zero."""
+    moves = [(-amount, source_id), (amount, target_id)]
+    await db.executemany("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
+    await db.executemany(
+        "INSERT INTO entries (account_id, delta, reason, created_at) VALUES (?, ?, ?, ?)",
+        [(account_id, delta, reason, now) for delta, account_id in moves],
+    )
+
+
+async def _running_hand(db: aiosqlite.Connection, table_id: int) -> int | None:
+    row = await _fetchone(
+        db, "SELECT id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+    )
+    return None if row is None else row[0]
+
+
+async def _running_hand_row(db: aiosqlite.Connection, hand_id: int) -> tuple[int, int]:
+    """The (guild_id, table_id) of a running hand; ``UnknownHand`` if none is running."""
+    row = await _fetchone(
+        db, "SELECT guild_id, table_id FROM hands WHERE id = ? AND status = 'running'", (hand_id,)
+    )
+    if row is None:
+        raise UnknownHand(f"Hand {hand_id} is not running.")
+    return row
+
+
+async def _refuse_if_in_hand(db: aiosqlite.Connection, table_id: int, escrow_id: int) -> None:
+    row = await _fetchone(
+        db,
+        "SELECT 1 FROM hands h JOIN hand_stacks s ON s.hand_id = h.id AND s.account_id = ?"
+        " WHERE h.table_id = ? AND h.status = 'running'",
+        (escrow_id, table_id),
+    )
+    if row is not None:
+        raise HandInProgress("Your chips are in a hand that is still being played.")
+
+
+async def _escrow_at(
+    db: aiosqlite.Connection, guild_id: int, table_id: int
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """Each holder's (account id, chips) at a table."""
+    rows = await db.execute_fetchall(
+        "SELECT user_id, bot_name, id, chips FROM accounts"
+        " WHERE kind = 'escrow' AND table_id = ? AND guild_id = ?",
+        (table_id, guild_id),
+    )
+    return {
+        (user_id, bot_name): (account_id, chips) for user_id, bot_name, account_id, chips in rows
+    }
+
+
+async def _snapshot(
+    db: aiosqlite.Connection, hand_id: int
+) -> dict[tuple[int, str], tuple[int, int]]:
+    """Each holder's (account id, start-of-hand chips) in a hand."""
+    rows = await db.execute_fetchall(
+        "SELECT a.user_id, a.bot_name, a.id, s.chips FROM hand_stacks s"
+        " JOIN accounts a ON a.id = s.account_id WHERE s.hand_id = ?",
+        (hand_id,),
+    )
+    return {
+        (user_id, bot_name): (account_id, chips) for user_id, bot_name, account_id, chips in rows
+    }
+
+
+async def _close_refunded(db: aiosqlite.Connection, hand_ids: Sequence[int], now: float) -> None:
+    await db.executemany(
+        "UPDATE hands SET status = 'refunded', finished_at = ? WHERE id = ?",
+        [(now, hand_id) for hand_id in hand_ids],
+    )
+
+
+def _check_settlement(
+    start: Mapping[tuple[int, str], tuple[int, int]],
+    final: Mapping[tuple[int, str], int],
+    participants: Mapping[tuple[int, str], HandParticipant],
+    participant_count: int,
+) -> None:
+    """Refuse a settlement that would create or lose chips or misreport a player's result."""
+    if set(final) != set(start) or set(participants) != set(start):
+        raise UnbalancedHand("The final stacks and participants must be the hand's players.")
+    if participant_count != len(participants):
+        raise UnbalancedHand("A player is listed twice among the participants.")
+    if sum(final.values()) != sum(chips for _, chips in start.values()):
+        raise UnbalancedHand("The final stacks do not add up to the chips in the hand.")
+    for holder, participant in participants.items():
+        if participant.net != final[holder] - start[holder][1]:
+            raise UnbalancedHand(f"{participant.name}'s net result does not match their stacks.")
+        _check_chips(participant.pot_won, "pot won")
+
+
+async def _migrate(db: aiosqlite.Connection, directory: Path) -> None:
+    """Apply the numbered ``NNN_name.sql`` files above the recorded schema version, in order,
+    each in its own transaction."""
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version"
+        " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    (current,) = await _fetchone(db, "SELECT COALESCE(MAX(version), 0) FROM schema_version")
+    for version, path in _migration_files(directory):
+        if version <= current:
+            continue
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(path.read_text(encoding="utf-8")):
+                await db.execute(statement)
+            await db.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, path.name, time.time()),
+            )
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
+
+
+def _migration_files(directory: Path) -> list[tuple[int, Path]]:
+    files = []
+    for path in directory.glob("*.sql"):
+        number, _, _ = path.name.partition("_")
+        if not number.isdigit():
+            raise LedgerError(f"Migration {path.name} must start with its number, like 001_.")
+        files.append((int(number), path))
+    files.sort()
+    versions = [version for version, _ in files]
+    if len(set(versions)) != len(versions):
+        raise LedgerError("Two migrations share a number.")
+    return files
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into complete statements (triggers contain inner semicolons)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not pending.strip().startswith("--"):
+        raise LedgerError("A migration ends with an incomplete statement.")
+    return statements
