@@ -1,0 +1,525 @@
+"""The ledger against real SQLite files: every operation, and bad input changing nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.ledger import (
+    DailyNotReady,
+    HandInProgress,
+    HandParticipant,
+    InsufficientChips,
+    InvalidAmount,
+    InvalidRequest,
+    Ledger,
+    LedgerError,
+    NotSeated,
+    UnbalancedHand,
+    UnknownHand,
+    UnknownPlayer,
+)
+
+GUILD, OTHER_GUILD, TABLE, ALICE, BOB = 1, 2, 100, 11, 12
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def ledger(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Ledger]:
+    async with await Ledger.open(tmp_path / "ledger.sqlite3", clock=clock) as opened:
+        yield opened
+        report = await opened.audit()
+        assert report.ok, report.problems
+
+
+async def seated(ledger: Ledger, **stacks: int) -> dict[int | str, int]:
+    """Seat Alice and Bob (by name) or bots (any other name) at TABLE with the given stacks."""
+    people = {"alice": ALICE, "bob": BOB}
+    seats: dict[int | str, int] = {}
+    for name, chips in stacks.items():
+        player = people.get(name, name)
+        if isinstance(player, int):
+            await ledger.ensure_player(GUILD, player, name)
+        await ledger.buy_in(GUILD, TABLE, player, chips)
+        seats[player] = chips
+    return seats
+
+
+def result(player: int | str, net: int, **flags: int | bool) -> HandParticipant:
+    return HandParticipant(player, str(player), net, **flags)
+
+
+async def snapshot(ledger: Ledger) -> tuple[object, ...]:
+    """Everything a refused operation must leave untouched."""
+    return (
+        await ledger.audit(),
+        await ledger.table_stacks(TABLE),
+        await ledger.stats(GUILD, ALICE),
+        await ledger.stats(GUILD, BOB),
+    )
+
+
+# ------------------------------------------------------------------ schema
+
+
+async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    for _ in range(2):
+        async with await Ledger.open(path) as ledger:
+            await ledger.ensure_player(GUILD, ALICE, "alice")
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+async def test_ledger_entries_are_append_only(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    async with await Ledger.open(path) as ledger:
+        await ledger.ensure_player(GUILD, ALICE, "alice")
+    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE entries SET delta = delta + 1")
+
+
+async def test_a_person_balance_cannot_go_negative_even_in_raw_sql(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    async with await Ledger.open(path) as ledger:
+        await ledger.ensure_player(GUILD, ALICE, "alice")
+    with sqlite3.connect(path) as db, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        db.execute("UPDATE accounts SET chips = -1 WHERE kind = 'balance'")
+
+
+# ------------------------------------------------------------------ people
+
+
+async def test_a_new_player_gets_the_starting_balance_once(ledger: Ledger) -> None:
+    assert await ledger.ensure_player(GUILD, ALICE, "alice") == 10_000
+    assert await ledger.ensure_player(GUILD, ALICE, "Alice A.") == 10_000
+    stats = await ledger.stats(GUILD, ALICE)
+    assert stats is not None and stats.name == "Alice A."
+    assert (await ledger.audit()).totals.granted == 10_000
+
+
+async def test_a_player_whose_balance_is_spent_is_not_granted_again(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    await ledger.buy_in(GUILD, TABLE, ALICE, 10_000)
+    assert await ledger.ensure_player(GUILD, ALICE, "alice") == 0
+
+
+async def test_the_starting_balance_is_configurable(tmp_path: Path) -> None:
+    async with await Ledger.open(tmp_path / "l.sqlite3", starting_balance=500) as ledger:
+        assert await ledger.ensure_player(GUILD, ALICE, "alice") == 500
+
+
+async def test_balances_are_per_guild(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    await ledger.ensure_player(OTHER_GUILD, ALICE, "alice")
+    await ledger.grant(GUILD, ALICE, 5)
+    assert await ledger.balance(GUILD, ALICE) == 10_005
+    assert await ledger.balance(OTHER_GUILD, ALICE) == 10_000
+
+
+async def test_an_unknown_player_has_no_balance(ledger: Ledger) -> None:
+    with pytest.raises(UnknownPlayer):
+        await ledger.balance(GUILD, ALICE)
+    assert await ledger.stats(GUILD, ALICE) is None
+
+
+async def test_daily_grants_once_per_interval_and_says_how_long_to_wait(
+    ledger: Ledger, clock: FakeClock
+) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    assert await ledger.claim_daily(GUILD, ALICE) == 11_000
+    clock.now += 3_600
+    with pytest.raises(DailyNotReady) as refused:
+        await ledger.claim_daily(GUILD, ALICE)
+    assert refused.value.seconds_left == 86_400 - 3_600
+    assert "23h 00m" in str(refused.value)
+    assert await ledger.balance(GUILD, ALICE) == 11_000
+    clock.now += 86_400 - 3_600
+    assert await ledger.claim_daily(GUILD, ALICE) == 12_000
+
+
+async def test_daily_amount_and_interval_are_configurable(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "l.sqlite3"
+    async with await Ledger.open(path, daily_amount=50, daily_interval=60, clock=clock) as ledger:
+        await ledger.ensure_player(GUILD, ALICE, "alice")
+        assert await ledger.claim_daily(GUILD, ALICE) == 10_050
+        clock.now += 60
+        assert await ledger.claim_daily(GUILD, ALICE) == 10_100
+
+
+async def test_daily_needs_a_known_player(ledger: Ledger) -> None:
+    with pytest.raises(UnknownPlayer):
+        await ledger.claim_daily(GUILD, ALICE)
+
+
+async def test_admin_grant_adds_chips_and_counts_as_granted(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    assert await ledger.grant(GUILD, ALICE, 2_500, reason="tournament prize") == 12_500
+    assert (await ledger.audit()).totals.granted == 12_500
+
+
+@pytest.mark.parametrize("amount", [0, -5, 2.5, True, "10"])
+async def test_grant_refuses_an_amount_that_is_not_a_positive_whole_number(
+    ledger: Ledger, amount: object
+) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    with pytest.raises(InvalidAmount):
+        await ledger.grant(GUILD, ALICE, amount)  # type: ignore[arg-type]
+    assert await ledger.balance(GUILD, ALICE) == 10_000
+
+
+async def test_grant_to_an_unknown_player_is_refused(ledger: Ledger) -> None:
+    with pytest.raises(UnknownPlayer):
+        await ledger.grant(GUILD, ALICE, 10)
+    assert (await ledger.audit()).totals.granted == 0
+
+
+# ------------------------------------------------------------------ buy-in, top-up, cash-out
+
+
+async def test_buy_in_moves_chips_from_balance_to_the_table(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    assert await ledger.buy_in(GUILD, TABLE, ALICE, 2_000) == 2_000
+    assert await ledger.balance(GUILD, ALICE) == 8_000
+    assert await ledger.table_stacks(TABLE) == {ALICE: 2_000}
+
+
+async def test_a_bot_buy_in_is_paid_by_the_house_which_may_go_negative(ledger: Ledger) -> None:
+    assert await ledger.buy_in(GUILD, TABLE, "Ada", 5_000) == 5_000
+    totals = (await ledger.audit()).totals
+    assert (totals.house, totals.escrow, totals.granted) == (-5_000, 5_000, 0)
+
+
+async def test_buy_in_of_more_than_the_balance_is_refused_and_changes_nothing(
+    ledger: Ledger,
+) -> None:
+    await seated(ledger, alice=9_000)
+    before = await snapshot(ledger)
+    with pytest.raises(InsufficientChips) as refused:
+        await ledger.buy_in(GUILD, TABLE, ALICE, 1_001)
+    assert refused.value.balance == 1_000
+    assert "1,001" in str(refused.value)
+    assert await snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("amount", [0, -1, 1.5, None])
+async def test_buy_in_refuses_a_bad_amount(ledger: Ledger, amount: object) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    with pytest.raises(InvalidAmount):
+        await ledger.buy_in(GUILD, TABLE, ALICE, amount)  # type: ignore[arg-type]
+    assert await ledger.table_stacks(TABLE) == {}
+
+
+@pytest.mark.parametrize("player", ["", "   ", 1.5, None, b"bot"])
+async def test_buy_in_refuses_a_malformed_player(ledger: Ledger, player: object) -> None:
+    with pytest.raises(InvalidRequest):
+        await ledger.buy_in(GUILD, TABLE, player, 10)  # type: ignore[arg-type]
+
+
+async def test_buy_in_by_an_unknown_person_is_refused(ledger: Ledger) -> None:
+    with pytest.raises(UnknownPlayer):
+        await ledger.buy_in(GUILD, TABLE, ALICE, 10)
+    assert await ledger.table_stacks(TABLE) == {}
+
+
+async def test_top_up_adds_to_a_seated_stack(ledger: Ledger) -> None:
+    await seated(ledger, alice=1_000, Ada=1_000)
+    assert await ledger.top_up(GUILD, TABLE, ALICE, 500) == 1_500
+    assert await ledger.top_up(GUILD, TABLE, "Ada", 500) == 1_500
+    assert await ledger.balance(GUILD, ALICE) == 8_500
+
+
+async def test_top_up_needs_a_stack_at_the_table(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    with pytest.raises(NotSeated):
+        await ledger.top_up(GUILD, TABLE, ALICE, 500)
+    assert await ledger.balance(GUILD, ALICE) == 10_000
+
+
+async def test_cash_out_returns_the_stack_to_the_balance(ledger: Ledger) -> None:
+    await seated(ledger, alice=3_000)
+    assert await ledger.cash_out(GUILD, TABLE, ALICE) == 3_000
+    assert await ledger.balance(GUILD, ALICE) == 10_000
+    assert await ledger.table_stacks(TABLE) == {}
+    assert await ledger.cash_out(GUILD, TABLE, ALICE) == 0
+
+
+async def test_a_bot_cash_out_returns_its_stack_to_the_house(ledger: Ledger) -> None:
+    await seated(ledger, Ada=3_000)
+    assert await ledger.cash_out(GUILD, TABLE, "Ada") == 3_000
+    assert (await ledger.audit()).totals.house == 0
+
+
+async def test_a_person_and_a_bot_with_the_same_looking_key_are_different_seats(
+    ledger: Ledger,
+) -> None:
+    await seated(ledger, alice=100)
+    await ledger.buy_in(GUILD, TABLE, str(ALICE), 200)
+    assert await ledger.table_stacks(TABLE) == {ALICE: 100, str(ALICE): 200}
+
+
+# ------------------------------------------------------------------ hands
+
+
+async def test_settle_hand_moves_escrow_and_records_the_hand(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000, Ada=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 7, seats)
+    await ledger.settle_hand(
+        hand_id,
+        {ALICE: 1_600, BOB: 700, "Ada": 700},
+        [
+            result(ALICE, 600, won=True, showdown_won=True, vpip=True, pfr=True, pot_won=900),
+            result(BOB, -300, vpip=True),
+            result("Ada", -300),
+        ],
+        "Hand #7 ...",
+    )
+    assert await ledger.table_stacks(TABLE) == {ALICE: 1_600, BOB: 700, "Ada": 700}
+    record = await ledger.hand_history(hand_id)
+    assert record is not None
+    assert (record.guild_id, record.table_id, record.hand_number) == (GUILD, TABLE, 7)
+    assert record.history_text == "Hand #7 ..."
+    assert [(p.player, p.net, p.won) for p in record.participants] == [
+        (ALICE, 600, True), (BOB, -300, False), ("Ada", -300, False),
+    ]
+
+
+async def test_settlement_updates_each_persons_stats(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    for pot, net in [(400, 200), (1_000, -100)]:
+        hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+        seats = {ALICE: seats[ALICE] + net, BOB: seats[BOB] - net}
+        await ledger.settle_hand(
+            hand_id,
+            seats,
+            [
+                result(ALICE, net, won=net > 0, showdown_won=net > 0, vpip=True, pot_won=pot),
+                result(BOB, -net, won=net < 0, pfr=True, vpip=True, pot_won=0),
+            ],
+            "",
+        )
+    alice = await ledger.stats(GUILD, ALICE)
+    assert alice is not None
+    assert (alice.hands_played, alice.hands_won, alice.showdowns_won) == (2, 1, 1)
+    assert (alice.net_chips, alice.biggest_pot, alice.vpip_hands, alice.pfr_hands) == (
+        100, 1_000, 2, 0,
+    )
+    assert alice.vpip_percent == 100.0
+    bob = await ledger.stats(GUILD, BOB)
+    assert bob is not None and (bob.hands_won, bob.pfr_percent) == (1, 100.0)
+
+
+async def test_settlement_that_would_create_chips_is_refused_and_changes_nothing(
+    ledger: Ledger,
+) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    before = await snapshot(ledger)
+    with pytest.raises(UnbalancedHand, match="add up"):
+        await ledger.settle_hand(
+            hand_id, {ALICE: 1_500, BOB: 1_000}, [result(ALICE, 500), result(BOB, 0)], ""
+        )
+    assert await snapshot(ledger) == before
+    assert await ledger.hand_history(hand_id) is None
+
+
+@pytest.mark.parametrize(
+    ("final", "participants", "error"),
+    [
+        ({ALICE: 2_000}, [result(ALICE, 1_000)], UnbalancedHand),
+        ({ALICE: 2_000, BOB: 0, "Ada": 0}, [result(ALICE, 1_000)], UnbalancedHand),
+        ({ALICE: 1_500, BOB: 500}, [result(ALICE, 500)], UnbalancedHand),
+        ({ALICE: 1_500, BOB: 500}, [result(ALICE, 400), result(BOB, -400)], UnbalancedHand),
+        ({ALICE: 2_100, BOB: -100}, [result(ALICE, 1_100), result(BOB, -1_100)], InvalidAmount),
+        ({ALICE: 1_500, BOB: 500}, [result(ALICE, 500, pot_won=-1), result(BOB, -500)],
+         InvalidAmount),
+    ],
+    ids=["missing-player", "stranger", "missing-participant", "wrong-net", "negative-stack",
+         "negative-pot"],
+)
+async def test_settlement_with_inconsistent_results_is_refused(
+    ledger: Ledger,
+    final: dict[int | str, int],
+    participants: list[HandParticipant],
+    error: type[LedgerError],
+) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    before = await snapshot(ledger)
+    with pytest.raises(error):
+        await ledger.settle_hand(hand_id, final, participants, "")
+    assert await snapshot(ledger) == before
+
+
+async def test_a_hand_settles_only_once(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    participants = [result(ALICE, 0), result(BOB, 0)]
+    await ledger.settle_hand(hand_id, seats, participants, "")
+    with pytest.raises(UnknownHand):
+        await ledger.settle_hand(hand_id, seats, participants, "")
+    with pytest.raises(UnknownHand):
+        await ledger.refund_hand(hand_id)
+
+
+async def test_begin_hand_stacks_must_equal_the_escrow(ledger: Ledger) -> None:
+    await seated(ledger, alice=1_000, bob=1_000)
+    with pytest.raises(UnbalancedHand, match="holds 1,000"):
+        await ledger.begin_hand(GUILD, TABLE, 1, {ALICE: 1_000, BOB: 1_200})
+    with pytest.raises(UnbalancedHand):
+        await ledger.begin_hand(GUILD, TABLE, 1, {ALICE: 1_000, "Ada": 1_000})
+    with pytest.raises(InvalidRequest):
+        await ledger.begin_hand(GUILD, TABLE, 1, {})
+
+
+async def test_a_table_runs_one_hand_at_a_time(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    with pytest.raises(HandInProgress):
+        await ledger.begin_hand(GUILD, TABLE, 2, seats)
+
+
+async def test_chips_in_a_running_hand_cannot_be_cashed_out_or_topped_up(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    before = await snapshot(ledger)
+    with pytest.raises(HandInProgress):
+        await ledger.cash_out(GUILD, TABLE, ALICE)
+    with pytest.raises(HandInProgress):
+        await ledger.top_up(GUILD, TABLE, BOB, 100)
+    assert await snapshot(ledger) == before
+
+
+async def test_a_player_not_in_the_running_hand_may_join_the_table(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    assert await ledger.buy_in(GUILD, TABLE, "Ada", 800) == 800
+    assert await ledger.cash_out(GUILD, TABLE, "Ada") == 800
+
+
+async def test_refund_hand_keeps_the_start_of_hand_stacks(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    await ledger.refund_hand(hand_id)
+    assert await ledger.table_stacks(TABLE) == seats
+    assert await ledger.hand_history(hand_id) is None
+    assert await ledger.cash_out(GUILD, TABLE, ALICE) == 1_000
+
+
+async def test_recover_closes_unsettled_hands_and_empties_idle_tables(ledger: Ledger) -> None:
+    seats = await seated(ledger, alice=1_000, Ada=2_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    await ledger.ensure_player(GUILD, BOB, "bob")
+    await ledger.buy_in(GUILD, TABLE + 1, BOB, 500)
+    report = await ledger.recover(running_table_ids={TABLE + 1})
+    assert report.hands_refunded == (hand_id,)
+    assert report.tables_closed == (TABLE,)
+    assert report.chips_returned == 3_000
+    assert await ledger.balance(GUILD, ALICE) == 10_000
+    assert (await ledger.audit()).totals.house == 0
+    assert await ledger.table_stacks(TABLE + 1) == {BOB: 500}
+    assert (await ledger.recover({TABLE + 1})).chips_returned == 0
+
+
+# ------------------------------------------------------------------ records
+
+
+async def play_hand(ledger: Ledger, winner: int, loser: int, chips: int, number: int) -> int:
+    stacks = await ledger.table_stacks(TABLE)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, number, stacks)
+    final = {**stacks, winner: stacks[winner] + chips, loser: stacks[loser] - chips}
+    nets = {winner: chips, loser: -chips}
+    participants = [
+        result(p, nets.get(p, 0), won=p == winner, pot_won=2 * chips if p == winner else 0)
+        for p in stacks
+    ]
+    await ledger.settle_hand(hand_id, final, participants, f"hand {number}")
+    return hand_id
+
+
+async def test_leaderboards_rank_people_by_balance_net_and_hands_won(ledger: Ledger) -> None:
+    await seated(ledger, alice=1_000, bob=1_000, Ada=1_000)
+    await play_hand(ledger, ALICE, BOB, 300, 1)
+    await play_hand(ledger, BOB, "Ada", 100, 2)
+    await play_hand(ledger, BOB, "Ada", 100, 3)
+    await ledger.grant(GUILD, BOB, 5_000)
+    by_balance = await ledger.leaderboard(GUILD)
+    assert [(r.rank, r.user_id, r.value) for r in by_balance] == [
+        (1, BOB, 14_000), (2, ALICE, 9_000),
+    ]
+    by_net = await ledger.leaderboard(GUILD, by="net")
+    assert [(r.user_id, r.value) for r in by_net] == [(ALICE, 300), (BOB, -100)]
+    by_wins = await ledger.leaderboard(GUILD, by="hands_won")
+    assert [(r.user_id, r.name, r.value) for r in by_wins] == [(BOB, "bob", 2), (ALICE, "alice", 1)]
+
+
+async def test_global_leaderboard_sums_guilds_and_pages(ledger: Ledger) -> None:
+    for user in range(1, 6):
+        await ledger.ensure_player(GUILD, user, f"p{user}")
+        await ledger.grant(GUILD, user, user)
+    await ledger.ensure_player(OTHER_GUILD, 1, "p1")
+    first = await ledger.leaderboard(None, page_size=2)
+    assert [(r.rank, r.user_id, r.value) for r in first] == [(1, 1, 20_001), (2, 5, 10_005)]
+    third = await ledger.leaderboard(None, page=3, page_size=2)
+    assert [(r.rank, r.user_id) for r in third] == [(5, 2)]
+    assert await ledger.leaderboard(None, page=4, page_size=2) == []
+
+
+@pytest.mark.parametrize(
+    "arguments", [{"by": "luck"}, {"page": 0}, {"page_size": 0}, {"page_size": 1_000}]
+)
+async def test_leaderboard_refuses_bad_options(ledger: Ledger, arguments: dict) -> None:
+    with pytest.raises(InvalidRequest):
+        await ledger.leaderboard(GUILD, **arguments)
+
+
+async def test_recent_hands_lists_a_persons_hands_newest_first(ledger: Ledger) -> None:
+    await seated(ledger, alice=1_000, bob=1_000)
+    first = await play_hand(ledger, ALICE, BOB, 50, 1)
+    second = await play_hand(ledger, BOB, ALICE, 20, 2)
+    hands = await ledger.recent_hands(GUILD, ALICE)
+    assert [(h.hand_id, h.hand_number, h.net, h.won) for h in hands] == [
+        (second, 2, -20, False), (first, 1, 50, True),
+    ]
+    assert len(await ledger.recent_hands(GUILD, ALICE, limit=1)) == 1
+    assert await ledger.recent_hands(OTHER_GUILD, ALICE) == []
+
+
+async def test_hand_history_of_an_unknown_hand_is_none(ledger: Ledger) -> None:
+    assert await ledger.hand_history(12345) is None
+
+
+async def test_guild_settings_round_trip_as_json(ledger: Ledger) -> None:
+    assert await ledger.guild_settings(GUILD) == {}
+    await ledger.save_guild_settings(GUILD, {"small_blind": 5, "bots": ["Ada"], "timer": 30.5})
+    await ledger.save_guild_settings(GUILD, {"small_blind": 10})
+    assert await ledger.guild_settings(GUILD) == {"small_blind": 10}
+    assert await ledger.guild_settings(OTHER_GUILD) == {}
+
+
+async def test_guild_settings_must_be_plain_values(ledger: Ledger) -> None:
+    with pytest.raises(InvalidRequest):
+        await ledger.save_guild_settings(GUILD, {"when": object()})
+    assert await ledger.guild_settings(GUILD) == {}
+
+
+async def test_errors_read_as_short_sentences() -> None:
+    assert str(DailyNotReady(90)) == "Your next daily bonus is ready in 2m."
+    assert str(InsufficientChips(500, 20)) == "You need 500 chips but your balance is 20."
+    assert str(UnknownPlayer(1, 2)).endswith(".")
