@@ -24,7 +24,7 @@ high card            6186 – 7462
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
@@ -144,48 +144,80 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     array([   1, 7462], dtype=uint16)
     """
     hands = np.asarray(cards)
-    _check_batch(hands)
-    columns = np.ascontiguousarray(hands.T, dtype=np.intp)
-    key = CARD_KEYS_ARRAY[columns[0]]
-    for column in columns[1:]:
-        key += CARD_KEYS_ARRAY[column]
-    return _ranks_from_keys(key, columns)
+    _check_batch_shape(hands)
+    ranks = np.empty(len(hands), dtype=np.uint16)
+    for start in range(0, len(hands), BATCH_BLOCK):
+        columns = hands[start:start + BATCH_BLOCK].T
+        _check_distinct_columns(columns, start)
+        ranks[start:start + BATCH_BLOCK] = rank_columns(columns)
+    return ranks
 
 
-def _check_batch(hands: np.ndarray) -> None:
+# Rows per block: small enough for a block's intermediates to stay in the CPU cache.
+BATCH_BLOCK = 1 << 16
+
+_CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+
+
+def _check_batch_shape(hands: np.ndarray) -> None:
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
         raise ValueError(f"hands must have shape (n, 5), (n, 6) or (n, 7), not {hands.shape}")
     if not np.issubdtype(hands.dtype, np.integer):
         raise ValueError(f"card ids must be integers, not {hands.dtype}")
-    if hands.size == 0:
-        return
-    if hands.min() < 0 or hands.max() > 51:
+    if hands.size and (hands.min() < 0 or hands.max() > 51):
         raise ValueError("card ids must be between 0 and 51")
-    ordered = np.sort(hands, axis=1)
-    repeats = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+
+
+def _check_distinct_columns(columns: np.ndarray, first_row: int) -> None:
+    """Raise if a hand (a column of ``columns``) holds a card twice."""
+    bits = np.take(_CARD_BITS, columns[0])
+    for column in columns[1:]:
+        bits |= np.take(_CARD_BITS, column)
+    repeats = np.flatnonzero(np.bitwise_count(bits) != len(columns))
     if len(repeats):
         row = int(repeats[0])
-        raise ValueError(f"hand {row} repeats a card: {cards_str(hands[row].tolist())}")
+        hand = cards_str(columns[:, row].tolist())
+        raise ValueError(f"hand {first_row + row} repeats a card: {hand}")
 
 
-def _ranks_from_keys(key: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """Ranks from summed card keys; ``columns`` holds the cards, one row per hand position."""
-    count = len(columns)
+def rank_columns(columns: np.ndarray) -> np.ndarray:
+    """Ranks of valid hands given card by card: ``columns[i]`` holds every hand's i-th card.
+
+    The unchecked core of ``evaluate_batch``, for callers that build hands known to be valid.
+    """
+    key = np.take(CARD_KEYS_ARRAY, columns[0])
+    for column in columns[1:]:
+        key += np.take(CARD_KEYS_ARRAY, column)
+
+    def suited_masks(rows: np.ndarray, suits: np.ndarray) -> np.ndarray:
+        masks = np.zeros(len(rows), dtype=np.intp)
+        for column in columns:
+            held = column[rows]
+            masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
+        return masks
+
+    return rank_keys(key, len(columns), suited_masks)
+
+
+def rank_keys(
+    key: np.ndarray,
+    count: int,
+    suited_masks: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """Ranks of ``count``-card hands from their summed card keys (``CARD_KEYS``).
+
+    Only for hands with a flush are the cards needed: ``suited_masks(rows, suits)`` gives,
+    for those rows, the 13-bit mask of ranks held in the flush suit.
+    """
     rank_sums = key >> SUIT_BITS
     if count == 7:
         ranks = NOFLUSH7_RANKS[rank_sums]
     else:
-        table = NOFLUSH5 if count == 5 else NOFLUSH6
-        ranks = table.lookup(rank_sums)
+        ranks = (NOFLUSH5 if count == 5 else NOFLUSH6).lookup(rank_sums)
     flush_suits = FLUSH_SUITS[count][key & SUIT_MASK]
     flushed = np.flatnonzero(flush_suits >= 0)
     if len(flushed):
-        suits = flush_suits[flushed]
-        masks = np.zeros(len(flushed), dtype=np.intp)
-        for column in columns:
-            held = column[flushed]
-            masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
-        ranks[flushed] = FLUSH_RANKS[masks]
+        ranks[flushed] = FLUSH_RANKS[suited_masks(flushed, flush_suits[flushed])]
     return ranks
 
 
