@@ -148,7 +148,7 @@ class HandOutcome:
     """
 
     hand_number: int
-    hand_id: int | str
+    hand_id: int
     boards: tuple[tuple[Card, ...], ...]
     awards: tuple[PotAward, ...]
     shown: tuple[ShownHand, ...]

@@ -1,0 +1,212 @@
+"""The lobby: one table per channel, created on the first join, and the runtime's life cycle.
+
+Front ends (Discord, terminal) call only this class. Every method that a player triggers
+raises a ``TableError`` subclass for a user mistake; its ``str()`` is the sentence to show
+that player, and nothing has changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+from bot.tables.errors import NoTableHere, TableClosed
+from bot.tables.notifier import Notifier, TableState
+from bot.tables.settings import TableSettings
+from bot.tables.table import Table
+from engine.actions import Action
+from engine.cards import Card
+
+log = logging.getLogger(__name__)
+
+
+class TableManager:
+    """Runs every table of the process on the current event loop.
+
+    ``rng`` seeds shuffles and bot choices (tests pass ``random.Random(seed)``; by default the
+    deck is shuffled with the OS CSPRNG). ``bot_executor`` runs the decisions of expensive bot
+    levels off the event loop (the loop's default executor when ``None``).
+    """
+
+    def __init__(
+        self,
+        ledger: Any,
+        notifier: Notifier,
+        *,
+        rng: random.Random | None = None,
+        default_settings: TableSettings | None = None,
+        bot_executor: Executor | None = None,
+    ) -> None:
+        self._ledger = ledger
+        self._notifier = notifier
+        self._rng = rng
+        self._default_settings = default_settings or TableSettings()
+        self._bot_executor = bot_executor
+        self._tables: dict[int, Table] = {}
+        self._creating = asyncio.Lock()
+        self._closed = False
+
+    async def start(self) -> Any:
+        """Run the ledger's recovery (hands cut short by a crash go back to their
+        start-of-hand stacks) before any table opens; returns the ledger's report."""
+        report = await self._ledger.recover()
+        log.info("ledger recovery: %s", report)
+        return report
+
+    async def shutdown(self) -> None:
+        """Stop every table without finishing anything half-way: hands in progress are
+        refunded to their start-of-hand stacks and everyone is cashed out."""
+        self._closed = True
+        tables = list(self._tables.values())
+        self._tables.clear()
+        await asyncio.gather(*(table.close() for table in tables))
+
+    # -- lobby -------------------------------------------------------------------------------
+
+    async def join(
+        self, guild_id: int, channel_id: int, user_id: int, name: str, buy_in: int | None = None
+    ) -> int:
+        """Seat a person with a buy-in from their balance (the table's default buy-in, or all
+        of a smaller balance that still covers the minimum, when ``buy_in`` is ``None``).
+        Opens the channel's table with the server's settings if there is none. Returns the
+        stack."""
+        table = await self._table_for(guild_id, channel_id)
+        return await table.join(user_id, name, buy_in)
+
+    async def leave(self, channel_id: int, user_id: int) -> int | None:
+        """Leave the table. Outside a hand the stack is cashed out now and returned; a player
+        still in the hand folds when their turn comes and is cashed out when the hand ends
+        (``None`` is returned)."""
+        table = self._table(channel_id)
+        cashed = await table.leave(user_id)
+        await self._forget_if_empty(channel_id, table)
+        return cashed
+
+    async def sit_out(self, channel_id: int, user_id: int) -> None:
+        """Keep the seat but skip the coming hands (the current one is played out)."""
+        await self._table(channel_id).sit_out(user_id)
+
+    async def sit_in(self, channel_id: int, user_id: int) -> None:
+        """Take part in hands again from the next one."""
+        await self._table(channel_id).sit_in(user_id)
+
+    async def top_up(self, channel_id: int, user_id: int, amount: int) -> int:
+        """Add ``amount`` chips from the balance to the stack, up to the maximum buy-in;
+        not while the player is in a hand. Returns the new stack."""
+        return await self._table(channel_id).top_up(user_id, amount)
+
+    async def add_bots(
+        self, guild_id: int, channel_id: int, level: str = "medium", count: int = 1
+    ) -> list[str]:
+        """Seat ``count`` bots of a level (``engine.strategies.LEVELS``), bought in by the
+        house; opens the table if needed. Returns their names."""
+        table = await self._table_for(guild_id, channel_id)
+        return await table.add_bots(level, count)
+
+    async def remove_bot(self, channel_id: int, name: str | None = None) -> str:
+        """Remove a bot (the named one, or the last one seated), cashing its chips back to
+        the house; a bot in a hand leaves when it ends. Returns its name."""
+        table = self._table(channel_id)
+        removed = await table.remove_bot(name)
+        await self._forget_if_empty(channel_id, table)
+        return removed
+
+    async def start_hand(self, channel_id: int) -> None:
+        """Deal the next hand now instead of after the delay."""
+        await self._table(channel_id).start_hand()
+
+    async def run_hands(self, channel_id: int, count: int) -> None:
+        """Play ``count`` hands even when no person is seated (bots only), and return once
+        they are settled: for demonstrations, simulations and benchmarks."""
+        await self._table(channel_id).run_hands(count)
+
+    # -- play --------------------------------------------------------------------------------
+
+    async def act(self, channel_id: int, user_id: int, action: Action) -> None:
+        """Take a person's action. Raises ``NotYourTurn`` unless they are the player to act
+        (a second click gets it too) and ``IllegalAction`` when the engine refuses it."""
+        await self._table(channel_id).act(user_id, action)
+
+    async def answer_run_it_twice(self, channel_id: int, user_id: int, agree: bool) -> None:
+        """Answer the run-it-twice question; one "no" (or the deadline) means run once."""
+        await self._table(channel_id).answer_run_it_twice(user_id, agree)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def state(self, channel_id: int) -> TableState | None:
+        """The public state of the channel's table, or ``None`` when it has none."""
+        table = self._tables.get(channel_id)
+        return table.state() if table is not None else None
+
+    def hole_cards(self, channel_id: int, user_id: int) -> tuple[Card, ...] | None:
+        """A person's own hole cards in the current hand (``None`` when not dealt in); for a
+        "my cards" button when direct messages fail."""
+        table = self._tables.get(channel_id)
+        return table.hole_cards(user_id) if table is not None else None
+
+    def channel_ids(self) -> Sequence[int]:
+        """The channels that have a table now."""
+        return tuple(self._tables)
+
+    def table_settings(self, channel_id: int) -> TableSettings:
+        """The settings of the channel's table."""
+        return self._table(channel_id).settings
+
+    # -- settings ----------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> TableSettings:
+        """The settings new tables in a server start with."""
+        stored = await self._ledger.guild_settings(guild_id)
+        return TableSettings.from_mapping({**self._default_settings.to_mapping(), **stored})
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> TableSettings:
+        """Change a server's defaults for tables opened from now on; raises
+        ``InvalidSettings`` (saving nothing) for an unknown name or a bad value."""
+        updated = (await self.guild_settings(guild_id)).with_changes(**changes)
+        await self._ledger.save_guild_settings(guild_id, updated.to_mapping())
+        return updated
+
+    async def update_table_settings(self, channel_id: int, **changes: Any) -> TableSettings:
+        """Change one table's settings; blinds and buy-ins apply from the next hand."""
+        return self._table(channel_id).update_settings(**changes)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _table(self, channel_id: int) -> Table:
+        if self._closed:
+            raise TableClosed()
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise NoTableHere()
+        return table
+
+    async def _table_for(self, guild_id: int, channel_id: int) -> Table:
+        if self._closed:
+            raise TableClosed()
+        table = self._tables.get(channel_id)
+        if table is not None:
+            return table
+        async with self._creating:
+            table = self._tables.get(channel_id)
+            if table is None:
+                settings = await self.guild_settings(guild_id)
+                table = Table(
+                    guild_id, channel_id, settings, self._ledger, self._notifier,
+                    rng=self._rng, bot_executor=self._bot_executor, on_empty=self._forget,
+                )
+                table.start()
+                self._tables[channel_id] = table
+        return table
+
+    def _forget(self, table: Table) -> None:
+        if self._tables.get(table.channel_id) is table:
+            del self._tables[table.channel_id]
+
+    async def _forget_if_empty(self, channel_id: int, table: Table) -> None:
+        if table.is_empty():
+            self._forget(table)
+            await table.close()

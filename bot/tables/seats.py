@@ -1,0 +1,39 @@
+"""A seat at a table: who holds it, their chips between hands, and their lobby flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.tables.bots import Bot
+
+PlayerKey = int | str
+"""How the ledger names a seat holder: a person's user id, or a bot's name."""
+
+
+@dataclass(slots=True, eq=False)
+class Seat:
+    """One occupied seat. ``stack`` is the chips between hands: during a hand the hand holds
+    the live stacks, and ``stack`` changes only when the hand is settled."""
+
+    index: int
+    name: str
+    user_id: int | None
+    bot: Bot | None
+    stack: int
+    sitting_out: bool = False
+    leaving: bool = False
+    timeouts_in_a_row: int = 0
+
+    @property
+    def key(self) -> PlayerKey:
+        """The ledger's name for this seat's holder."""
+        return self.user_id if self.user_id is not None else self.name
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a bot opponent."""
+        return self.bot is not None
+
+    def can_be_dealt_in(self) -> bool:
+        """True when the seat takes part in the next hand: present, playing, with chips."""
+        return not self.sitting_out and not self.leaving and self.stack > 0
