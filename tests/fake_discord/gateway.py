@@ -1,0 +1,133 @@
+"""The fake gateway: a websocket speaking Discord's gateway protocol in plain JSON text frames.
+
+HELLO, then heartbeat ACKs; IDENTIFY is answered with READY and one GUILD_CREATE per guild
+(with every member, so discord.py needs no chunking); RESUME with RESUMED. Tests push events
+(INTERACTION_CREATE) through ``dispatch`` to the client connected last.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+
+from aiohttp import WSMsgType, web
+
+from .payloads import JSON
+from .world import World
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL_MS = 41_250
+
+
+class Op:
+    DISPATCH = 0
+    HEARTBEAT = 1
+    IDENTIFY = 2
+    RESUME = 6
+    REQUEST_GUILD_MEMBERS = 8
+    HELLO = 10
+    HEARTBEAT_ACK = 11
+
+
+class GatewaySession:
+    """One client's websocket and its event sequence number."""
+
+    def __init__(self, socket: web.WebSocketResponse) -> None:
+        self.socket = socket
+        self.session_id = secrets.token_hex(16)
+        self.sequence = 0
+        self.identified = False
+
+    async def send(self, op: int, data: object) -> None:
+        await self.socket.send_str(json.dumps({"op": op, "d": data}))
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        self.sequence += 1
+        frame = {"op": Op.DISPATCH, "t": event, "s": self.sequence, "d": data}
+        await self.socket.send_str(json.dumps(frame))
+
+
+class Gateway:
+    """Serves ``/gateway`` and remembers which session is live."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.sessions: list[GatewaySession] = []
+
+    def install(self, app: web.Application) -> None:
+        app.router.add_get("/gateway", self.serve)
+
+    @property
+    def live(self) -> GatewaySession | None:
+        """The most recent identified session whose socket is still open."""
+        for session in reversed(self.sessions):
+            if session.identified and not session.socket.closed:
+                return session
+        return None
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        session = self.live
+        if session is None:
+            raise RuntimeError(f"cannot send {event}: no client is connected (use run_client)")
+        await session.dispatch(event, data)
+
+    async def close_all(self) -> None:
+        for session in self.sessions:
+            await session.socket.close()
+        self.sessions.clear()
+
+    async def serve(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await socket.prepare(request)
+        session = GatewaySession(socket)
+        self.sessions.append(session)
+        await session.send(Op.HELLO, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS})
+        try:
+            async for frame in socket:
+                if frame.type == WSMsgType.TEXT:
+                    await self._receive(session, json.loads(frame.data))
+                elif frame.type == WSMsgType.ERROR:
+                    break
+        finally:
+            if session in self.sessions:
+                self.sessions.remove(session)
+        return socket
+
+    async def _receive(self, session: GatewaySession, message: JSON) -> None:
+        op, data = message.get("op"), message.get("d")
+        if op == Op.HEARTBEAT:
+            await session.send(Op.HEARTBEAT_ACK, None)
+        elif op == Op.IDENTIFY:
+            await self._identify(session)
+        elif op == Op.RESUME:
+            session.identified = True
+            await session.dispatch("RESUMED", {})
+        elif op == Op.REQUEST_GUILD_MEMBERS:
+            guild = self.world.guilds[int(data["guild_id"])]
+            await session.dispatch("GUILD_MEMBERS_CHUNK", {
+                "guild_id": str(guild.id),
+                "members": [self.world.member_json(guild, user_id) for user_id in guild.members],
+                "chunk_index": 0, "chunk_count": 1, "nonce": data.get("nonce"),
+            })
+        else:
+            log.debug("fake gateway ignores op %s", op)
+
+    async def _identify(self, session: GatewaySession) -> None:
+        world = self.world
+        session.identified = True
+        await session.dispatch("READY", {
+            "v": 10,
+            "user": world.user_json(world.bot.id),
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in world.guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": world.base_url.replace("http", "ws", 1) + "/gateway",
+            "application": {"id": str(world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "_trace": ["fake-discord"],
+        })
+        for guild in world.guilds.values():
+            await session.dispatch("GUILD_CREATE", world.guild_json(guild))

@@ -1,0 +1,365 @@
+"""The fake's REST API: the routes discord.py calls, answered like Discord API v10.
+
+Every request is recorded as a ``RestCall`` by a middleware that also parses JSON and
+multipart bodies (``payload_json`` plus ``files[n]`` parts). Errors use Discord's codes:
+50007 for closed DMs, 40060 for a second answer to one interaction, 10062 for a late one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from .payloads import JSON
+from .records import CallKind, InteractionRecord, RestCall, StoredMessage
+from .world import LOADING_FLAG, UploadedFile, World
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """JSON with ``Content-Type`` exactly ``application/json``: discord.py checks for it."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def error_response(status: int, code: int, message: str) -> web.Response:
+    return json_response({"message": message, "code": code}, status)
+
+
+class RestApi:
+    """Routes of the fake Discord REST API, acting on a ``World``."""
+
+    def __init__(self, world: World, *, interaction_deadline: float) -> None:
+        self.world = world
+        self.interaction_deadline = interaction_deadline
+
+    def install(self, app: web.Application) -> None:
+        app.middlewares.append(self._record)
+        routes = [
+            ("GET", "/users/@me", self.get_me),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway),
+            ("PUT", "/applications/{app}/commands", self.sync_commands),
+            ("GET", "/applications/{app}/commands", self.get_commands),
+            ("PUT", "/applications/{app}/guilds/{guild_id}/commands", self.sync_commands),
+            ("GET", "/applications/{app}/guilds/{guild_id}/commands", self.get_commands),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
+            ("POST", "/webhooks/{app}/{token}", self.create_followup),
+            ("GET", "/webhooks/{app}/{token}/messages/{message_id}", self.get_webhook_message),
+            ("PATCH", "/webhooks/{app}/{token}/messages/{message_id}", self.edit_webhook_message),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{message_id}",
+             self.delete_webhook_message),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("GET", "/channels/{channel_id}/messages", self.get_history),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/users/@me/channels", self.open_dm),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, API_PREFIX + path, handler)
+        app.router.add_route("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment)
+
+    # ----------------------------------------------------------------- recording
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        body, files = await _read_body(request)
+        request["body"], request["files"] = body, files
+        request["kind"], request["channel_id"] = CallKind.READ, None
+        try:
+            response = await handler(request)
+        except web.HTTPNotFound:
+            log.warning("fake Discord has no route for %s %s", request.method, request.path)
+            request["kind"] = CallKind.UNHANDLED
+            response = error_response(404, 0, "404: Not Found")
+        self.world.calls.append(RestCall(
+            method=request.method,
+            path=request.path.removeprefix(API_PREFIX),
+            kind=request["kind"],
+            json=body,
+            files=tuple((upload.filename, upload.data) for upload in files),
+            status=response.status,
+            time=self.world.elapsed(),
+            channel_id=request["channel_id"],
+        ))
+        return response
+
+    # ----------------------------------------------------------------- session
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.LOGIN
+        return json_response(self.world.user_json(self.world.bot.id))
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.APPLICATION_INFO
+        bot = self.world.bot
+        return json_response({
+            "id": str(bot.id), "name": bot.name, "description": "", "icon": None,
+            "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+            "owner": self.world.user_json(bot.id), "flags": 0, "rpc_origins": [],
+            "redirect_uris": [], "approximate_guild_count": len(self.world.guilds),
+        })
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        url = self.world.base_url.replace("http", "ws", 1) + "/gateway"
+        return json_response({"url": url, "shards": 1, "session_start_limit": {
+            "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+
+    # ----------------------------------------------------------------- commands
+
+    async def sync_commands(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.COMMANDS_SYNC
+        guild_id = _optional_id(request, "guild_id")
+        synced = []
+        for definition in request["body"]:
+            command = {"type": 1, "options": [], "default_member_permissions": None,
+                       "nsfw": False, **definition}
+            command.update(id=str(self.world.new_id()), version=str(self.world.new_id()),
+                           application_id=str(self.world.application_id))
+            if guild_id is not None:
+                command["guild_id"] = str(guild_id)
+            synced.append(command)
+        self.world.commands[guild_id] = synced
+        return json_response(synced)
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.world.commands.get(_optional_id(request, "guild_id"), []))
+
+    # ----------------------------------------------------------------- interactions
+
+    async def interaction_callback(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.INTERACTION_RESPONSE
+        record = self.world.interactions.get(int(request.match_info["interaction_id"]))
+        if record is None or record.token != request.match_info["token"]:
+            return error_response(404, 10062, "Unknown interaction")
+        request["channel_id"] = record.channel_id
+        if record.response_type is not None:
+            return error_response(400, 40060, "Interaction has already been acknowledged.")
+        if self.world.elapsed() - record.created > self.interaction_deadline:
+            return error_response(404, 10062, "Unknown interaction")
+        body = request["body"]
+        callback_type, data = int(body["type"]), body.get("data") or {}
+        source = self.world.messages.get(record.source_message_id or 0)
+        if callback_type == 4:
+            record.message = self.world.create_message(
+                record.channel_id, data, request["files"], visible_to=record.user_id)
+        elif callback_type == 5:
+            placeholder = {"flags": int(data.get("flags") or 0) | LOADING_FLAG}
+            record.message = self.world.create_message(
+                record.channel_id, placeholder, [], visible_to=record.user_id)
+        elif callback_type in (6, 7) and source is not None:
+            record.message = source
+            if callback_type == 7:
+                self.world.edit_message(source, data, request["files"])
+        elif callback_type == 9:
+            record.modal = data
+        else:
+            return error_response(400, 50035, f"Invalid callback type {callback_type} here")
+        record.response_type, record.response_json = callback_type, body
+        record.answered.set()
+        return json_response(self._callback_answer(record, callback_type))
+
+    def _callback_answer(self, record: InteractionRecord, callback_type: int) -> JSON:
+        message = record.message
+        interaction: JSON = {
+            "id": str(record.id),
+            "type": record.type,
+            "response_message_loading": callback_type == 5,
+            "response_message_ephemeral": bool(message and message.is_ephemeral),
+        }
+        resource: JSON = {"type": callback_type}
+        if message is not None and callback_type in (4, 5, 7):
+            interaction["response_message_id"] = str(message.id)
+            resource["message"] = self.world.message_json(message)
+        return {"interaction": interaction, "resource": resource}
+
+    def _webhook_record(self, request: web.Request) -> InteractionRecord | None:
+        record = self.world.interaction_by_token(request.match_info["token"])
+        if record is not None:
+            request["channel_id"] = record.channel_id
+        return record
+
+    async def create_followup(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.FOLLOWUP_CREATE
+        record = self._webhook_record(request)
+        if record is None or record.response_type is None:
+            return error_response(404, 10015, "Unknown Webhook")
+        message = self.world.create_message(
+            record.channel_id, request["body"], request["files"], visible_to=record.user_id)
+        record.followups.append(message)
+        if request.query.get("wait") in ("true", "1", "True"):
+            return json_response(self.world.message_json(message))
+        return web.Response(status=204)
+
+    def _webhook_message(
+        self, request: web.Request, record: InteractionRecord
+    ) -> StoredMessage | None:
+        message_id = request.match_info["message_id"]
+        if message_id == "@original":
+            return record.message
+        wanted = int(message_id)
+        return next((message for message in [record.message, *record.followups]
+                     if message is not None and message.id == wanted), None)
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        record = self._webhook_record(request)
+        message = record and self._webhook_message(request, record)
+        if not message or message.deleted:
+            return error_response(404, 10008, "Unknown Message")
+        return json_response(self.world.message_json(message))
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.RESPONSE_EDIT
+        record = self._webhook_record(request)
+        message = record and self._webhook_message(request, record)
+        if not message or message.deleted:
+            return error_response(404, 10008, "Unknown Message")
+        self.world.edit_message(message, request["body"], request["files"])
+        return json_response(self.world.message_json(message))
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.RESPONSE_DELETE
+        record = self._webhook_record(request)
+        message = record and self._webhook_message(request, record)
+        if not message or message.deleted:
+            return error_response(404, 10008, "Unknown Message")
+        message.deleted = True
+        return web.Response(status=204)
+
+    # ----------------------------------------------------------------- channels
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        channel = self.world.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            return error_response(404, 10003, "Unknown Channel")
+        return json_response(self.world.channel_json(channel))
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self.world.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            return error_response(404, 10003, "Unknown Channel")
+        request["channel_id"] = channel.id
+        if channel.is_dm:
+            request["kind"] = CallKind.DM_MESSAGE_CREATE
+            recipient = self.world.users[channel.recipient_id or 0]
+            if not recipient.dms_open:
+                return error_response(403, 50007, "Cannot send messages to this user")
+        else:
+            request["kind"] = CallKind.CHANNEL_MESSAGE_CREATE
+        message = self.world.create_message(channel.id, request["body"], request["files"])
+        return json_response(self.world.message_json(message))
+
+    def _channel_message(self, request: web.Request) -> StoredMessage | None:
+        channel_id = int(request.match_info["channel_id"])
+        request["channel_id"] = channel_id
+        message = self.world.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.deleted or message.channel_id != channel_id:
+            return None
+        return message
+
+    async def get_history(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel_id"])
+        limit = int(request.query.get("limit", 50))
+        messages = self.world.visible_messages(channel_id, include_ephemeral=False)
+        newest_first = list(reversed(messages))[:limit]
+        return json_response([self.world.message_json(message) for message in newest_first])
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        if message is None:
+            return error_response(404, 10008, "Unknown Message")
+        return json_response(self.world.message_json(message))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        channel = self.world.channels.get(request["channel_id"])
+        request["kind"] = (CallKind.DM_MESSAGE_EDIT if channel and channel.is_dm
+                           else CallKind.CHANNEL_MESSAGE_EDIT)
+        if message is None:
+            return error_response(404, 10008, "Unknown Message")
+        self.world.edit_message(message, request["body"], request["files"])
+        return json_response(self.world.message_json(message))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.CHANNEL_MESSAGE_DELETE
+        message = self._channel_message(request)
+        if message is None:
+            return error_response(404, 10008, "Unknown Message")
+        message.deleted = True
+        return web.Response(status=204)
+
+    async def get_attachment(self, request: web.Request) -> web.Response:
+        wanted = int(request.match_info["attachment_id"])
+        for message in self.world.messages.values():
+            for attachment in message.attachments:
+                if attachment.id == wanted:
+                    content_type = attachment.content_type or "application/octet-stream"
+                    return web.Response(body=attachment.data, content_type=content_type)
+        return error_response(404, 0, "404: Not Found")
+
+    # ----------------------------------------------------------------- users
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        request["kind"] = CallKind.DM_CHANNEL_OPEN
+        user_id = int(request["body"]["recipient_id"])
+        if user_id not in self.world.users:
+            return error_response(400, 50033, "Invalid Recipients")
+        channel = self.world.dm_channel_of(user_id)
+        request["channel_id"] = channel.id
+        return json_response(self.world.channel_json(channel))
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user_id = int(request.match_info["user_id"])
+        if user_id not in self.world.users:
+            return error_response(404, 10013, "Unknown User")
+        return json_response(self.world.user_json(user_id))
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        guild = self.world.guilds.get(int(request.match_info["guild_id"]))
+        user_id = int(request.match_info["user_id"])
+        if guild is None or user_id not in guild.members:
+            return error_response(404, 10007, "Unknown Member")
+        return json_response(self.world.member_json(guild, user_id))
+
+
+def _optional_id(request: web.Request, name: str) -> int | None:
+    value = request.match_info.get(name)
+    return None if value is None else int(value)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """The request's JSON, or for multipart its ``payload_json`` and ``files[n]`` parts."""
+    if not request.can_read_body:
+        return None, []
+    if request.content_type != "multipart/form-data":
+        text = await request.text()
+        return (json.loads(text) if text else None), []
+    body: Any = None
+    files: list[UploadedFile] = []
+    reader = await request.multipart()
+    async for part in reader:
+        if not isinstance(part, BodyPartReader):
+            continue
+        data = await part.read()
+        if part.name == "payload_json":
+            body = json.loads(data)
+        elif part.name and part.name.startswith("files["):
+            index = int(part.name[len("files["):-1])
+            files.append(UploadedFile(index, part.filename or f"file{index}", bytes(data),
+                                      part.headers.get("Content-Type")))
+    return body, files
+

@@ -1,0 +1,217 @@
+"""The fake Discord drives the real discord.py client: commands, buttons, modals, DMs, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from fake_discord import CallKind, FakeDiscord, InteractionRefused, NotAnswered
+from fake_discord.records import FakeGuild
+
+PNG_BYTES = b"\x89PNG\r\n\x1a\nfake image"
+
+
+class RaiseModal(discord.ui.Modal, title="Raise"):
+    amount = discord.ui.TextInput(label="Raise to", custom_id="amount")
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="table:raise-modal")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"raised to {self.amount.value}")
+
+
+class TableView(discord.ui.View):
+    """A persistent view: stable custom_ids, no timeout, so it survives a restart."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="table:join")
+    async def join(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=f"{interaction.user.name} joined")
+
+    @discord.ui.button(label="Raise", custom_id="table:raise")
+    async def raise_(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await interaction.response.send_modal(RaiseModal())
+
+
+class SmokeBot(commands.Bot):
+    """A throwaway bot using each kind of interaction the real front end uses."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=discord.Intents.default(), guild_ready_timeout=0.01)
+        self.dm_errors: list[int] = []
+
+    async def setup_hook(self) -> None:
+        self.add_view(TableView())
+
+        @self.tree.command(description="Check the bot answers")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong", ephemeral=True)
+
+        @self.tree.command(description="Open a table")
+        async def table(interaction: discord.Interaction,
+                        stake: app_commands.Range[int, 1, 1000]) -> None:
+            await interaction.response.send_message(f"opening a {stake} table", ephemeral=True)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send(
+                f"Table {stake}", view=TableView(),
+                file=discord.File(io.BytesIO(PNG_BYTES), "table.png"))
+
+        @self.tree.command(description="Send me my cards")
+        async def cards(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            try:
+                await interaction.user.send("A♠ K♠")
+            except discord.Forbidden as error:
+                self.dm_errors.append(error.code)
+                await interaction.followup.send("Your DMs are closed", ephemeral=True)
+            else:
+                await interaction.edit_original_response(content="Check your DMs")
+
+        @self.tree.command(description="Give chips")
+        @app_commands.default_permissions(manage_guild=True)
+        async def grant(interaction: discord.Interaction, member: discord.Member) -> None:
+            await interaction.response.send_message(f"granted to {member.name}")
+
+        @self.tree.command(description="Never answers")
+        async def silent(interaction: discord.Interaction) -> None:
+            return
+
+        await self.tree.sync()
+
+
+@dataclass
+class Scene:
+    fake: FakeDiscord
+    guild: FakeGuild
+    alice: int
+    bob: int
+    moderator: int
+
+    @property
+    def channel(self) -> int:
+        return self.guild.channel("poker")
+
+
+@pytest.fixture
+async def scene() -> AsyncIterator[Scene]:
+    async with FakeDiscord(answer_timeout=2.0) as fake:
+        guild = fake.add_guild("Poker Club", channels=["poker", "lobby"])
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        moderator = fake.add_user("mod", permissions=discord.Permissions(manage_guild=True))
+        await fake.run_client(SmokeBot())
+        yield Scene(fake, guild, alice, bob, moderator)
+
+
+async def test_the_bot_logs_in_and_syncs_its_commands(scene: Scene) -> None:
+    names = {command["name"] for command in scene.fake.commands()}
+    assert names == {"ping", "table", "cards", "grant", "silent"}
+    assert scene.fake.count(CallKind.LOGIN) == 1
+
+
+async def test_slash_command_gets_an_ephemeral_reply(scene: Scene) -> None:
+    reply = await scene.fake.slash(scene.alice, scene.channel, "ping")
+    assert (reply.response_type, reply.content, reply.ephemeral) == (4, "pong", True)
+    assert scene.fake.channel_messages(scene.channel) == []
+    assert [m.content for m in scene.fake.channel_messages(scene.channel,
+                                                          include_ephemeral=True)] == ["pong"]
+
+
+async def test_channel_message_keeps_its_buttons_and_attachment(scene: Scene) -> None:
+    reply = await scene.fake.slash(scene.alice, scene.channel, "table", stake=50)
+    assert reply.content == "opening a 50 table"
+    await scene.fake.wait_until(lambda: scene.fake.channel_messages(scene.channel))
+    [posted] = scene.fake.channel_messages(scene.channel)
+    assert posted.content == "Table 50"
+    assert posted.custom_ids() == ["table:join", "table:raise"]
+    assert posted.attachment("table.png") == PNG_BYTES
+    assert scene.fake.count(CallKind.CHANNEL_MESSAGE_CREATE, channel_id=scene.channel) == 1
+
+
+async def test_persistent_button_works_after_a_restart(scene: Scene) -> None:
+    fake = scene.fake
+    await fake.slash(scene.alice, scene.channel, "table", stake=10)
+    await fake.wait_until(lambda: fake.channel_messages(scene.channel))
+    table_id = fake.channel_messages(scene.channel)[0].id
+
+    click = await fake.click(scene.alice, table_id, "table:join")
+    assert click.response_type == 7
+    await fake.stop_client()
+    await fake.run_client(SmokeBot())
+    again = await fake.click(scene.bob, table_id, "table:join")
+
+    assert again.response_type == 7
+    assert fake.message(table_id).content == "bob joined"
+    assert fake.message(table_id).edit_count == 2
+
+
+async def test_modal_opened_by_a_button_edits_the_message_on_submit(scene: Scene) -> None:
+    fake = scene.fake
+    await fake.slash(scene.alice, scene.channel, "table", stake=10)
+    await fake.wait_until(lambda: fake.channel_messages(scene.channel))
+    table_id = fake.channel_messages(scene.channel)[0].id
+
+    opened = await fake.click(scene.alice, table_id, "table:raise")
+    assert opened.response_type == 9
+    assert opened.modal is not None and opened.modal["custom_id"] == "table:raise-modal"
+    submitted = await fake.submit_modal(scene.alice, "table:raise-modal", {"amount": "120"})
+
+    assert submitted.response_type == 7
+    assert fake.message(table_id).content == "raised to 120"
+
+
+async def test_dm_reaches_a_user_with_open_dms(scene: Scene) -> None:
+    reply = await scene.fake.slash(scene.alice, scene.channel, "cards")
+    await scene.fake.wait_until(lambda: reply.content == "Check your DMs")
+    assert [message.content for message in scene.fake.dms(scene.alice)] == ["A♠ K♠"]
+    assert reply.ephemeral
+
+
+async def test_dm_to_a_user_with_closed_dms_fails_with_50007(scene: Scene) -> None:
+    scene.fake.close_dms(scene.bob)
+    reply = await scene.fake.slash(scene.bob, scene.channel, "cards")
+    await scene.fake.wait_until(lambda: reply.followups)
+    assert scene.fake.dms(scene.bob) == []
+    assert [followup.content for followup in reply.followups] == ["Your DMs are closed"]
+    assert reply.followups[0].is_ephemeral
+
+
+async def test_discord_refuses_options_outside_the_declared_range(scene: Scene) -> None:
+    with pytest.raises(InteractionRefused, match="at most 1000"):
+        await scene.fake.slash(scene.alice, scene.channel, "table", stake=5000)
+    with pytest.raises(InteractionRefused, match="required"):
+        await scene.fake.slash(scene.alice, scene.channel, "table")
+
+
+async def test_command_with_default_permissions_needs_them(scene: Scene) -> None:
+    with pytest.raises(InteractionRefused, match="lacks the permissions"):
+        await scene.fake.slash(scene.alice, scene.channel, "grant", member=scene.bob)
+    reply = await scene.fake.slash(scene.moderator, scene.channel, "grant", member=scene.bob)
+    assert reply.content == "granted to bob"
+
+
+async def test_an_unanswered_interaction_is_reported(scene: Scene) -> None:
+    scene.fake.answer_timeout = 0.2
+    with pytest.raises(NotAnswered, match="/silent"):
+        await scene.fake.slash(scene.alice, scene.channel, "silent")
+
+
+async def test_leaving_restores_discord_settings_and_leaves_no_tasks() -> None:
+    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    async with FakeDiscord() as fake:
+        fake.add_guild()
+        await fake.run_client(SmokeBot())
+        assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
+    assert discord.http.Route.BASE == base
+    assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == gateway
+    await asyncio.sleep(0)
+    assert asyncio.all_tasks() == {asyncio.current_task()}
