@@ -211,7 +211,7 @@ async def test_leaving_restores_discord_settings_and_leaves_no_tasks() -> None:
         fake.add_guild()
         await fake.run_client(SmokeBot())
         assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
-    assert discord.http.Route.BASE == base
-    assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == gateway
+    restored = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    assert restored == (base, gateway)
     await asyncio.sleep(0)
     assert asyncio.all_tasks() == {asyncio.current_task()}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -22,6 +23,19 @@ log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One request's parsed body, and what its handler found it to be (for the record)."""
+
+    body: Any
+    files: list[UploadedFile]
+    kind: CallKind = CallKind.READ
+    channel_id: int | None = None
+
+
+EXCHANGE = web.RequestKey("exchange", Exchange)
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -77,35 +91,36 @@ class RestApi:
 
     @web.middleware
     async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        body, files = await _read_body(request)
-        request["body"], request["files"] = body, files
-        request["kind"], request["channel_id"] = CallKind.READ, None
+        exchange = Exchange(*await _read_body(request))
+        request[EXCHANGE] = exchange
         try:
             response = await handler(request)
         except web.HTTPNotFound:
             log.warning("fake Discord has no route for %s %s", request.method, request.path)
-            request["kind"] = CallKind.UNHANDLED
+            exchange.kind = CallKind.UNHANDLED
             response = error_response(404, 0, "404: Not Found")
         self.world.calls.append(RestCall(
             method=request.method,
             path=request.path.removeprefix(API_PREFIX),
-            kind=request["kind"],
-            json=body,
-            files=tuple((upload.filename, upload.data) for upload in files),
+            kind=exchange.kind,
+            json=exchange.body,
+            files=tuple((upload.filename, upload.data) for upload in exchange.files),
             status=response.status,
             time=self.world.elapsed(),
-            channel_id=request["channel_id"],
+            channel_id=exchange.channel_id,
         ))
         return response
 
     # ----------------------------------------------------------------- session
 
     async def get_me(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.LOGIN
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.LOGIN
         return json_response(self.world.user_json(self.world.bot.id))
 
     async def get_application(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.APPLICATION_INFO
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.APPLICATION_INFO
         bot = self.world.bot
         return json_response({
             "id": str(bot.id), "name": bot.name, "description": "", "icon": None,
@@ -122,10 +137,11 @@ class RestApi:
     # ----------------------------------------------------------------- commands
 
     async def sync_commands(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.COMMANDS_SYNC
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.COMMANDS_SYNC
         guild_id = _optional_id(request, "guild_id")
         synced = []
-        for definition in request["body"]:
+        for definition in exchange.body:
             command = {"type": 1, "options": [], "default_member_permissions": None,
                        "nsfw": False, **definition}
             command.update(id=str(self.world.new_id()), version=str(self.world.new_id()),
@@ -142,21 +158,22 @@ class RestApi:
     # ----------------------------------------------------------------- interactions
 
     async def interaction_callback(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.INTERACTION_RESPONSE
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.INTERACTION_RESPONSE
         record = self.world.interactions.get(int(request.match_info["interaction_id"]))
         if record is None or record.token != request.match_info["token"]:
             return error_response(404, 10062, "Unknown interaction")
-        request["channel_id"] = record.channel_id
+        exchange.channel_id = record.channel_id
         if record.response_type is not None:
             return error_response(400, 40060, "Interaction has already been acknowledged.")
         if self.world.elapsed() - record.created > self.interaction_deadline:
             return error_response(404, 10062, "Unknown interaction")
-        body = request["body"]
+        body = exchange.body
         callback_type, data = int(body["type"]), body.get("data") or {}
         source = self.world.messages.get(record.source_message_id or 0)
         if callback_type == 4:
             record.message = self.world.create_message(
-                record.channel_id, data, request["files"], visible_to=record.user_id)
+                record.channel_id, data, exchange.files, visible_to=record.user_id)
         elif callback_type == 5:
             placeholder = {"flags": int(data.get("flags") or 0) | LOADING_FLAG}
             record.message = self.world.create_message(
@@ -164,7 +181,7 @@ class RestApi:
         elif callback_type in (6, 7) and source is not None:
             record.message = source
             if callback_type == 7:
-                self.world.edit_message(source, data, request["files"])
+                self.world.edit_message(source, data, exchange.files)
         elif callback_type == 9:
             record.modal = data
         else:
@@ -188,18 +205,20 @@ class RestApi:
         return {"interaction": interaction, "resource": resource}
 
     def _webhook_record(self, request: web.Request) -> InteractionRecord | None:
+        exchange = request[EXCHANGE]
         record = self.world.interaction_by_token(request.match_info["token"])
         if record is not None:
-            request["channel_id"] = record.channel_id
+            exchange.channel_id = record.channel_id
         return record
 
     async def create_followup(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.FOLLOWUP_CREATE
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.FOLLOWUP_CREATE
         record = self._webhook_record(request)
         if record is None or record.response_type is None:
             return error_response(404, 10015, "Unknown Webhook")
         message = self.world.create_message(
-            record.channel_id, request["body"], request["files"], visible_to=record.user_id)
+            record.channel_id, exchange.body, exchange.files, visible_to=record.user_id)
         record.followups.append(message)
         if request.query.get("wait") in ("true", "1", "True"):
             return json_response(self.world.message_json(message))
@@ -223,16 +242,18 @@ class RestApi:
         return json_response(self.world.message_json(message))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.RESPONSE_EDIT
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.RESPONSE_EDIT
         record = self._webhook_record(request)
         message = record and self._webhook_message(request, record)
         if not message or message.deleted:
             return error_response(404, 10008, "Unknown Message")
-        self.world.edit_message(message, request["body"], request["files"])
+        self.world.edit_message(message, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.RESPONSE_DELETE
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.RESPONSE_DELETE
         record = self._webhook_record(request)
         message = record and self._webhook_message(request, record)
         if not message or message.deleted:
@@ -249,23 +270,25 @@ class RestApi:
         return json_response(self.world.channel_json(channel))
 
     async def create_message(self, request: web.Request) -> web.Response:
+        exchange = request[EXCHANGE]
         channel = self.world.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
             return error_response(404, 10003, "Unknown Channel")
-        request["channel_id"] = channel.id
+        exchange.channel_id = channel.id
         if channel.is_dm:
-            request["kind"] = CallKind.DM_MESSAGE_CREATE
+            exchange.kind = CallKind.DM_MESSAGE_CREATE
             recipient = self.world.users[channel.recipient_id or 0]
             if not recipient.dms_open:
                 return error_response(403, 50007, "Cannot send messages to this user")
         else:
-            request["kind"] = CallKind.CHANNEL_MESSAGE_CREATE
-        message = self.world.create_message(channel.id, request["body"], request["files"])
+            exchange.kind = CallKind.CHANNEL_MESSAGE_CREATE
+        message = self.world.create_message(channel.id, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 
     def _channel_message(self, request: web.Request) -> StoredMessage | None:
+        exchange = request[EXCHANGE]
         channel_id = int(request.match_info["channel_id"])
-        request["channel_id"] = channel_id
+        exchange.channel_id = channel_id
         message = self.world.messages.get(int(request.match_info["message_id"]))
         if message is None or message.deleted or message.channel_id != channel_id:
             return None
@@ -285,17 +308,19 @@ class RestApi:
         return json_response(self.world.message_json(message))
 
     async def edit_message(self, request: web.Request) -> web.Response:
+        exchange = request[EXCHANGE]
         message = self._channel_message(request)
-        channel = self.world.channels.get(request["channel_id"])
-        request["kind"] = (CallKind.DM_MESSAGE_EDIT if channel and channel.is_dm
+        channel = self.world.channels.get(exchange.channel_id)
+        exchange.kind = (CallKind.DM_MESSAGE_EDIT if channel and channel.is_dm
                            else CallKind.CHANNEL_MESSAGE_EDIT)
         if message is None:
             return error_response(404, 10008, "Unknown Message")
-        self.world.edit_message(message, request["body"], request["files"])
+        self.world.edit_message(message, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 
     async def delete_message(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.CHANNEL_MESSAGE_DELETE
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.CHANNEL_MESSAGE_DELETE
         message = self._channel_message(request)
         if message is None:
             return error_response(404, 10008, "Unknown Message")
@@ -314,12 +339,13 @@ class RestApi:
     # ----------------------------------------------------------------- users
 
     async def open_dm(self, request: web.Request) -> web.Response:
-        request["kind"] = CallKind.DM_CHANNEL_OPEN
-        user_id = int(request["body"]["recipient_id"])
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.DM_CHANNEL_OPEN
+        user_id = int(exchange.body["recipient_id"])
         if user_id not in self.world.users:
             return error_response(400, 50033, "Invalid Recipients")
         channel = self.world.dm_channel_of(user_id)
-        request["channel_id"] = channel.id
+        exchange.channel_id = channel.id
         return json_response(self.world.channel_json(channel))
 
     async def get_user(self, request: web.Request) -> web.Response:
