@@ -17,6 +17,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the Discord bot (the default)")
+    commands.add_parser(
+        "play", add_help=False, help="play offline in the terminal against bots (play --help)"
+    )
     return parser
 
 
@@ -37,7 +40,14 @@ def run_discord_bot() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "play":
+        from bot.terminal import main as play_in_terminal
+
+        return play_in_terminal(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command in (None, "run"):
         return run_discord_bot()
     raise AssertionError(f"unhandled command {args.command!r}")

@@ -1,0 +1,37 @@
+"""Offline play in the terminal: ``python -m bot play`` seats you against bot opponents on the
+same table runtime and the same SQLite ledger as the Discord bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TextIO
+
+from bot.terminal.cli import parse_options
+from bot.terminal.game import play
+from bot.terminal.render import Style, detect_colour
+
+__all__ = ["main"]
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """Run ``holdem play [options]``; returns the exit status (0 after leaving the table)."""
+    env = os.environ if environ is None else environ
+    options = parse_options(sys.argv[1:] if argv is None else argv, env)
+    out = sys.stdout if stdout is None else stdout
+    colour = options.colour if options.colour is not None else detect_colour(out, env)
+    try:
+        return asyncio.run(play(options, sys.stdin if stdin is None else stdin, out,
+                                Style(colour)))
+    except KeyboardInterrupt:
+        # asyncio.run cancelled the game: the table was shut down and the hand refunded.
+        out.write("\nInterrupted; your chips are back in your balance.\n")
+        return 130

@@ -1,0 +1,125 @@
+"""The options of ``python -m bot play``, read into one frozen value."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.settings import DEFAULT_DATABASE_PATH
+from engine.strategies import LEVELS as BOT_LEVELS
+
+DEFAULT_BOTS = BOT_LEVELS
+DEFAULT_BLINDS = (10, 20)
+MAX_BOTS = 8  # nine seats: the local player and up to eight bots
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    """What the player asked for on the command line."""
+
+    bots: tuple[str, ...] = DEFAULT_BOTS
+    small_blind: int = DEFAULT_BLINDS[0]
+    big_blind: int = DEFAULT_BLINDS[1]
+    buy_in: int | None = None
+    database_path: Path = DEFAULT_DATABASE_PATH
+    seed: int | None = None
+    fast: bool = False
+    colour: bool | None = None  # None: decide from the terminal and NO_COLOR
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    """Read ``easy,medium,hard``: one level per bot opponent, in seating order."""
+    levels = tuple(word.strip().lower() for word in text.split(",") if word.strip())
+    if not levels:
+        raise argparse.ArgumentTypeError("name at least one bot, like 'easy,medium,hard'")
+    unknown = [level for level in levels if level not in BOT_LEVELS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot level {unknown[0]!r}: use {', '.join(BOT_LEVELS)}"
+        )
+    if len(levels) > MAX_BOTS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_BOTS} bots fit at the table")
+    return levels
+
+
+def parse_blinds(text: str) -> tuple[int, int]:
+    """Read ``10/20`` as the small and the big blind."""
+    small_text, slash, big_text = text.partition("/")
+    if not slash or not small_text.strip().isdigit() or not big_text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not blinds: write them like '10/20'")
+    small, big = int(small_text), int(big_text)
+    if not 0 < small <= big:
+        raise argparse.ArgumentTypeError(
+            "the small blind must be at least 1 and at most the big blind"
+        )
+    return small, big
+
+
+def _positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of chips")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``holdem play``."""
+    parser = argparse.ArgumentParser(
+        prog="holdem play",
+        description="Play No-Limit Texas Hold'em against bots in the terminal, offline. "
+        "Your chips are kept in the same SQLite ledger as on Discord.",
+    )
+    parser.add_argument(
+        "--bots", type=parse_bots, default=DEFAULT_BOTS, metavar="LEVELS",
+        help="bot opponents, comma separated levels (default: easy,medium,hard)",
+    )
+    parser.add_argument(
+        "--blinds", type=parse_blinds, default=DEFAULT_BLINDS, metavar="SMALL/BIG",
+        help="small and big blind (default: 10/20)",
+    )
+    parser.add_argument(
+        "--buy-in", type=_positive_int, default=None, metavar="CHIPS",
+        help="chips to bring to the table (default: the table's standard buy-in)",
+    )
+    parser.add_argument(
+        "--database", type=Path, default=None, metavar="PATH",
+        help=f"SQLite file of the ledger (default: $DATABASE_PATH or {DEFAULT_DATABASE_PATH})",
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=None, metavar="N",
+        help="shuffle with a seeded generator, for a reproducible game",
+    )
+    parser.add_argument("--fast", action="store_true", help="no pauses before bots act")
+    colour = parser.add_mutually_exclusive_group()
+    colour.add_argument(
+        "--color", "--colour", dest="colour", action="store_true", default=None,
+        help="coloured suits even when the output is not a terminal",
+    )
+    colour.add_argument(
+        "--no-color", "--no-colour", dest="colour", action="store_false",
+        help="plain suit letters (also when NO_COLOR is set)",
+    )
+    return parser
+
+
+def parse_options(
+    argv: Sequence[str], environ: Mapping[str, str] | None = None
+) -> PlayOptions:
+    """Read the command line; exits with a usage message on bad options, as argparse does."""
+    env = os.environ if environ is None else environ
+    args = build_parser().parse_args(list(argv))
+    database = args.database or Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+    small, big = args.blinds
+    return PlayOptions(
+        bots=args.bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
+        database_path=database, seed=args.seed, fast=args.fast, colour=args.colour,
+    )

@@ -1,0 +1,130 @@
+"""One offline session: open the ledger, seat the bots and the local player, play, cash out.
+
+The table is the same runtime as on Discord, in guild 0 / channel 0, with the local player's
+balance kept in the same SQLite ledger between runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import random
+from typing import TextIO
+
+from bot.ledger import Ledger
+from bot.tables.errors import NotSeated, TableError
+from bot.tables.manager import TableManager
+from bot.tables.settings import TableSettings
+from bot.terminal.cli import PlayOptions
+from bot.terminal.console_notifier import ConsoleNotifier
+from bot.terminal.line_reader import LineReader
+from bot.terminal.render import Style
+from bot.terminal.session import LocalPlayer
+
+GUILD_ID = 0
+CHANNEL_ID = 0
+LOCAL_USER_ID = 1
+THINKING_TIME = 24 * 3600.0  # a person at the keyboard is never timed out
+HAND_END_WAIT = 60.0  # how long leaving mid-hand waits for the bots to finish the hand
+
+
+def table_settings(options: PlayOptions) -> TableSettings:
+    """The table's settings: the chosen blinds, no turn timer worth the name, and short
+    pauses (or, with ``--fast``, pauses just long enough to show each bot's action)."""
+    pauses = (
+        {"next_hand_delay": 0.0, "bot_delay_min": 0.001, "bot_delay_max": 0.001}
+        if options.fast else
+        {"next_hand_delay": 2.0, "bot_delay_min": 0.5, "bot_delay_max": 1.5}
+    )
+    return TableSettings(
+        small_blind=options.small_blind, big_blind=options.big_blind,
+        turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME, **pauses,
+    )
+
+
+def local_player_name() -> str:
+    """The login name, so the hand histories and rankings name a person."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "player"
+
+
+async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -> int:
+    """Play until the player leaves; returns the process exit status."""
+    settings = table_settings(options)
+    options.database_path.parent.mkdir(parents=True, exist_ok=True)
+    ledger = await Ledger.open(options.database_path)
+    try:
+        name = local_player_name()
+        balance_before = await ledger.ensure_player(GUILD_ID, LOCAL_USER_ID, name)
+        notifier = ConsoleNotifier(out, style, LOCAL_USER_ID)
+        rng = random.Random(options.seed) if options.seed is not None else None
+        manager = TableManager(ledger, notifier, rng=rng, default_settings=settings)
+        await manager.start()
+        try:
+            status = await _seat_and_play(manager, notifier, options, name, stdin)
+        finally:
+            await manager.shutdown()
+        balance_after = await ledger.balance(GUILD_ID, LOCAL_USER_ID)
+    finally:
+        await ledger.close()
+    change = balance_after - balance_before
+    notifier.say(f"Balance: {balance_after:,} chips ({change:+,} this session), "
+                 f"kept in {options.database_path}.")
+    return status
+
+
+async def _seat_and_play(
+    manager: TableManager, notifier: ConsoleNotifier, options: PlayOptions, name: str,
+    stdin: TextIO,
+) -> int:
+    # Bots first: a table with no person waits, so the first hand is dealt to everyone.
+    try:
+        for level in options.bots:
+            await manager.add_bots(GUILD_ID, CHANNEL_ID, level, 1)
+        reader = LineReader(stdin)
+        reader.start()
+        stack = await manager.join(GUILD_ID, CHANNEL_ID, LOCAL_USER_ID, name, options.buy_in)
+    except TableError as error:
+        notifier.say(f"Cannot sit down: {error}")
+        return 1
+    notifier.say(f"You sit down with {stack:,} chips. Type the number of your choice; "
+                 "q leaves the table.")
+    player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID,
+                         echo_input=not _is_terminal(stdin))
+    reason = await player.play()
+    notifier.say(reason)
+    await _leave(manager, notifier)
+    return 0
+
+
+async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
+    """Leave now, or fold and wait for the hand to end, then say what was cashed out."""
+    try:
+        cashed = await manager.leave(CHANNEL_ID, LOCAL_USER_ID)
+    except NotSeated:
+        return
+    if cashed is None:
+        notifier.say("You fold and leave when this hand is over.")
+        cashed = await _wait_until_unseated(manager, notifier)
+    if cashed is not None:
+        notifier.say(f"You cash out {cashed:,} chips.")
+
+
+async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier) -> int | None:
+    """The chips cashed out once the hand ends, or ``None`` if it takes too long (shutting
+    the table down then refunds the hand, so nothing is lost either way)."""
+    loop = asyncio.get_running_loop()
+    give_up_at = loop.time() + HAND_END_WAIT
+    while loop.time() < give_up_at:
+        state = manager.state(CHANNEL_ID)
+        if state is None or state.seat_of(LOCAL_USER_ID) is None:
+            return notifier.final_stack
+        await asyncio.sleep(0.05)
+    return None
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())

@@ -1,0 +1,132 @@
+"""The numbered action menu of a turn and how typed answers become actions.
+
+Numbers are fixed by meaning, so a scripted game reads the same in every spot: 1 folds,
+2 checks or calls, 3 bets or raises (then asks the amount), 4 goes all-in. Options that are
+not legal now are left out. Words work too: ``fold``, ``check``, ``call``, ``raise 80``,
+``allin``.
+
+>>> from engine.actions import LegalActions
+>>> legal = LegalActions(seat=0, can_fold=True, can_check=False, can_call=True,
+...     call_amount=20, can_bet=False, can_raise=True, min_to=40, max_to=1000, stack=990)
+>>> format_menu(menu_options(legal))
+'1 fold   2 call 20   3 raise to 40-1,000   4 all-in 990'
+>>> read_choice(legal, "3 100")
+Action(kind=<ActionKind.RAISE: 'raise'>, amount=100)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action, ActionKind, LegalActions
+
+FOLD, CHECK_OR_CALL, BET_OR_RAISE, ALL_IN = 1, 2, 3, 4
+
+
+class MenuError(ValueError):
+    """Typed input that is not a legal choice now; ``str()`` says what to type instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class MenuOption:
+    """One numbered line of the menu. ``kind`` BET or RAISE still needs an amount."""
+
+    number: int
+    kind: ActionKind
+    label: str
+
+    @property
+    def needs_amount(self) -> bool:
+        """True for a bet or raise, whose size is asked next."""
+        return self.kind in (ActionKind.BET, ActionKind.RAISE)
+
+
+def menu_options(legal: LegalActions) -> tuple[MenuOption, ...]:
+    """The legal choices of a turn, with the amounts a player needs to decide."""
+    options: list[MenuOption] = []
+    if legal.can_fold:
+        options.append(MenuOption(FOLD, ActionKind.FOLD, "fold"))
+    if legal.can_check:
+        options.append(MenuOption(CHECK_OR_CALL, ActionKind.CHECK, "check"))
+    elif legal.can_call:
+        all_in = " (all-in)" if legal.call_amount >= legal.stack else ""
+        options.append(
+            MenuOption(CHECK_OR_CALL, ActionKind.CALL, f"call {legal.call_amount:,}{all_in}")
+        )
+    if legal.can_bet_or_raise and legal.min_to < legal.max_to:
+        kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+        verb = "bet" if legal.can_bet else "raise to"
+        options.append(
+            MenuOption(BET_OR_RAISE, kind, f"{verb} {legal.min_to:,}-{legal.max_to:,}")
+        )
+    if legal.stack > 0 and not (legal.can_call and legal.call_amount >= legal.stack):
+        options.append(MenuOption(ALL_IN, ActionKind.ALL_IN, f"all-in {legal.stack:,}"))
+    return tuple(options)
+
+
+def format_menu(options: tuple[MenuOption, ...]) -> str:
+    """The menu on one line: ``1 fold   2 call 20   …``."""
+    return "   ".join(f"{option.number} {option.label}" for option in options)
+
+
+def read_choice(legal: LegalActions, text: str) -> Action | MenuOption:
+    """Read a menu answer: an ``Action``, or the bet/raise option when the amount is missing.
+
+    Raises ``MenuError`` for anything that is not legal now.
+    """
+    words = text.strip().lower().split()
+    if not words:
+        raise MenuError(f"Type a number: {_numbers(legal)}.")
+    options = menu_options(legal)
+    option = _option_named(options, words[0])
+    if option is None:
+        raise MenuError(f"{words[0]!r} is not on the menu; choose {_numbers(legal)}.")
+    if len(words) > 2 or (len(words) == 2 and not option.needs_amount):
+        raise MenuError(f"{option.label.split()[0]} takes no amount; type just {option.number}.")
+    if not option.needs_amount:
+        return Action(option.kind)
+    if len(words) == 2:
+        return read_amount(legal, words[1])
+    return option
+
+
+def read_amount(legal: LegalActions, text: str) -> Action:
+    """Read the street total of a bet or raise; Enter alone means the minimum."""
+    cleaned = text.strip().replace(",", "").replace("_", "")
+    if not cleaned:
+        amount = legal.min_to
+    elif cleaned.isdigit():
+        amount = int(cleaned)
+    else:
+        raise MenuError(f"{text.strip()!r} is not a number of chips; {amount_hint(legal)}.")
+    if not legal.min_to <= amount <= legal.max_to:
+        raise MenuError(f"{amount:,} is out of range; {amount_hint(legal)}.")
+    return Action(ActionKind.BET if legal.can_bet else ActionKind.RAISE, amount)
+
+
+def amount_hint(legal: LegalActions) -> str:
+    """How to answer the amount question, like ``raise to 40-1,000 (Enter: 40)``."""
+    verb = "bet" if legal.can_bet else "raise to"
+    return f"{verb} {legal.min_to:,}-{legal.max_to:,} (Enter: {legal.min_to:,})"
+
+
+_KINDS_BY_WORD: dict[str, tuple[ActionKind, ...]] = {
+    "f": (ActionKind.FOLD,), "fold": (ActionKind.FOLD,),
+    "k": (ActionKind.CHECK,), "x": (ActionKind.CHECK,), "check": (ActionKind.CHECK,),
+    "call": (ActionKind.CALL,), "c": (ActionKind.CHECK, ActionKind.CALL),
+    "b": (ActionKind.BET, ActionKind.RAISE), "bet": (ActionKind.BET, ActionKind.RAISE),
+    "r": (ActionKind.BET, ActionKind.RAISE), "raise": (ActionKind.BET, ActionKind.RAISE),
+    "a": (ActionKind.ALL_IN,), "allin": (ActionKind.ALL_IN,), "all-in": (ActionKind.ALL_IN,),
+}
+
+
+def _option_named(options: tuple[MenuOption, ...], word: str) -> MenuOption | None:
+    if word.isdigit():
+        return next((option for option in options if option.number == int(word)), None)
+    kinds = _KINDS_BY_WORD.get(word, ())
+    return next((option for option in options if option.kind in kinds), None)
+
+
+def _numbers(legal: LegalActions) -> str:
+    numbers = [str(option.number) for option in menu_options(legal)]
+    return ", ".join(numbers[:-1]) + f" or {numbers[-1]}" if len(numbers) > 1 else numbers[0]

@@ -1,0 +1,152 @@
+"""The local player's side of the game: answer turns and questions from typed lines.
+
+It waits for a request from the ``ConsoleNotifier`` and, at the same time, for ``q`` or the
+end of input, so leaving works at any moment, not only on the player's turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.tables.errors import NotYourTurn, TableError
+from bot.tables.manager import TableManager
+from bot.terminal.console_notifier import (
+    ConsoleNotifier,
+    GameOver,
+    Request,
+    RunItTwiceRequest,
+    TurnRequest,
+)
+from bot.terminal.line_reader import LineReader, is_leave
+from bot.terminal.menu import (
+    MenuError,
+    MenuOption,
+    amount_hint,
+    format_menu,
+    menu_options,
+    read_amount,
+    read_choice,
+)
+from engine.actions import Action
+
+LEFT = "You leave the table."
+YES = frozenset({"y", "yes"})
+NO = frozenset({"n", "no"})
+
+
+class LocalPlayer:
+    """Plays one seat from the keyboard (or a pipe) until the player leaves or play ends."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        notifier: ConsoleNotifier,
+        reader: LineReader,
+        *,
+        channel_id: int,
+        echo_input: bool = False,
+    ) -> None:
+        self._manager = manager
+        self._notifier = notifier
+        self._reader = reader
+        self._channel_id = channel_id
+        self._echo = echo_input
+        self._user_id = notifier.user_id
+
+    async def play(self) -> str:
+        """Answer requests until the player leaves or play cannot go on; returns why it
+        stopped, as a sentence for the player."""
+        while True:
+            request = await self._next_request()
+            if request is None:
+                return LEFT
+            if isinstance(request, GameOver):
+                return request.reason
+            answered = (await self._take_turn(request) if isinstance(request, TurnRequest)
+                        else await self._answer_run_it_twice(request))
+            if not answered:
+                return LEFT
+
+    async def _next_request(self) -> Request | None:
+        """The next request, or ``None`` when the next typed line asks to leave."""
+        requests = self._notifier.requests
+        if not requests.empty():
+            return requests.get_nowait()
+        getting = asyncio.ensure_future(requests.get())
+        leaving = asyncio.ensure_future(self._reader.wait_for_leave())
+        try:
+            await asyncio.wait({getting, leaving}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            getting.cancel()
+            leaving.cancel()
+        return getting.result() if getting.done() and not getting.cancelled() else None
+
+    async def _take_turn(self, request: TurnRequest) -> bool:
+        legal = request.prompt.legal
+        owed = f"{legal.call_amount:,} to call" if legal.can_call else "nothing to call"
+        say = self._notifier.say
+        say(f"Your turn: {owed}, pot {request.prompt.pot_total:,}.")
+        say("  " + format_menu(menu_options(legal)))
+        while True:
+            line = await self._ask("Your choice (q leaves)> ")
+            if is_leave(line):
+                return False
+            try:
+                choice = read_choice(legal, line or "")
+            except MenuError as error:
+                say(str(error))
+                continue
+            if isinstance(choice, MenuOption):
+                amount = await self._ask_amount(request)
+                if amount is None:
+                    return False
+                choice = amount
+            if await self._act(choice):
+                return True
+
+    async def _ask_amount(self, request: TurnRequest) -> Action | None:
+        legal = request.prompt.legal
+        while True:
+            line = await self._ask(f"{amount_hint(legal).capitalize()}> ")
+            if is_leave(line):
+                return None
+            try:
+                return read_amount(legal, line or "")
+            except MenuError as error:
+                self._notifier.say(str(error))
+
+    async def _act(self, action: Action) -> bool:
+        """Send the action; True when the turn is over (taken, or no longer ours)."""
+        try:
+            await self._manager.act(self._channel_id, self._user_id, action)
+        except NotYourTurn as error:
+            self._notifier.say(str(error))
+            return True
+        except TableError as error:
+            self._notifier.say(str(error))
+            return False
+        return True
+
+    async def _answer_run_it_twice(self, request: RunItTwiceRequest) -> bool:
+        say = self._notifier.say
+        say("Everyone is all-in. Run the rest of the board twice (half the pot on each)?")
+        while True:
+            line = await self._ask("Run it twice? y/n (q leaves)> ")
+            if is_leave(line):
+                return False
+            answer = (line or "").strip().lower()
+            if answer in YES or answer in NO:
+                break
+            say("Answer y for yes or n for no.")
+        try:
+            await self._manager.answer_run_it_twice(self._channel_id, self._user_id, answer in YES)
+        except TableError as error:
+            say(str(error))
+        return True
+
+    async def _ask(self, prompt: str) -> str | None:
+        self._notifier.say(prompt, end="")
+        line = await self._reader.take()
+        # A piped answer is not echoed by a terminal: write it, so the transcript reads well.
+        self._notifier.say(line if self._echo and line is not None else "")
+        return line
