@@ -1,0 +1,371 @@
+"""Pot equity: each player's expected share of the pot if the hand is played to showdown.
+
+A player's share of one runout is 1 for a win, 1/k for a k-way tie and 0 for a loss; equity
+is the average over runouts. ``equity`` enumerates every remaining board when there are few
+enough (any two or more known hands preflop, the flop, the turn) and samples them otherwise.
+``equity_vs_random`` and ``equity_vs_ranges`` estimate a hand against unknown opponents, for
+the bots; they sample, vectorised with numpy, so a few thousand runouts take a few ms.
+
+>>> from engine.cards import parse_cards
+>>> [round(share, 4) for share in equity([parse_cards("AhKh"), parse_cards("QsQd")])]
+[0.4621, 0.5379]
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from math import comb
+
+import numpy as np
+
+from engine.cards import Card, check_distinct
+from engine.evaluator import BATCH_BLOCK, rank_keys
+from engine.evaluator_tables import CARD_KEYS, CARD_KEYS_ARRAY
+
+# The most boards enumerated exactly: a heads-up hand preflop leaves C(48, 5) boards.
+EXACT_BOARD_LIMIT = comb(48, 5)
+DEFAULT_SAMPLES = 100_000
+BOARD_SIZE = 5
+
+_CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+
+
+def card_combinations(cards: Sequence[Card], size: int) -> np.ndarray:
+    """Every ``size``-card subset of ``cards``, one row each, in lexicographic order.
+
+    >>> card_combinations([3, 5, 7, 9], 3).tolist()
+    [[3, 5, 7], [3, 5, 9], [3, 7, 9], [5, 7, 9]]
+    """
+    pool = np.asarray(cards, dtype=np.uint8)
+    if not 0 <= size <= len(pool):
+        raise ValueError(f"cannot choose {size} cards from {len(pool)}")
+    # suffixes[s] holds the combinations of the current width drawn from pool[s:].
+    suffixes = [np.empty((1, 0), dtype=np.uint8)] * (len(pool) + 1)
+    for width in range(1, size + 1):
+        longer = [np.empty((0, width), dtype=np.uint8)] * (len(pool) + 1)
+        for start in range(len(pool) - width, -1, -1):
+            tails = suffixes[start + 1]
+            heads = np.full((len(tails), 1), pool[start], dtype=np.uint8)
+            longer[start] = np.concatenate([np.hstack([heads, tails]), longer[start + 1]])
+        suffixes = longer
+    return suffixes[0]
+
+
+def equity(
+    holes: Sequence[Sequence[Card]],
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+    *,
+    samples: int | None = None,
+    time_budget: float | None = None,
+    rng: random.Random | None = None,
+) -> list[float]:
+    """Each player's share of the pot, from their two hole cards, the board and dead cards.
+
+    Exact when no ``samples`` or ``time_budget`` is asked for and at most
+    ``EXACT_BOARD_LIMIT`` boards remain, or when ``samples`` is at least the number of
+    boards left. Otherwise Monte Carlo: ``samples`` runouts (default ``DEFAULT_SAMPLES``),
+    stopping early when ``time_budget`` seconds have passed; ``rng`` makes it reproducible.
+
+    >>> from engine.cards import parse_cards
+    >>> equity([parse_cards("AsAd"), parse_cards("KsKd")], parse_cards("2c 7h Kh Ac"))
+    [0.9772727272727273, 0.022727272727272728]
+    """
+    holes = [tuple(hole) for hole in holes]
+    if not holes:
+        raise ValueError("equity needs at least one player's hole cards")
+    for hole in holes:
+        _check_hole(hole)
+    deck = _remaining_deck([card for hole in holes for card in hole], board, dead)
+    missing = BOARD_SIZE - len(board)
+    boards_left = comb(len(deck), missing)
+    sampling = samples is not None or time_budget is not None
+    if (not sampling and boards_left <= EXACT_BOARD_LIMIT) or (
+        samples is not None and samples >= boards_left
+    ):
+        return _exact_equity(holes, board, deck, missing)
+    return _sampled_equity(
+        holes, board, deck, missing, _sample_count(samples, time_budget), time_budget, rng
+    )
+
+
+def _sample_count(samples: int | None, time_budget: float | None) -> int:
+    if samples is not None and samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    if time_budget is not None and time_budget <= 0:
+        raise ValueError(f"time_budget must be positive, not {time_budget}")
+    if samples is not None:
+        return samples
+    return DEFAULT_SAMPLES if time_budget is None else 1 << 62
+
+
+def _exact_equity(
+    holes: list[tuple[Card, ...]], board: Sequence[Card], deck: list[Card], missing: int
+) -> list[float]:
+    runouts = card_combinations(deck, missing)
+    totals = np.zeros(len(holes))
+    for start in range(0, len(runouts), BATCH_BLOCK):
+        totals += _showdown_shares(holes, board, runouts[start:start + BATCH_BLOCK].T).sum(axis=1)
+    return (totals / len(runouts)).tolist()
+
+
+def _sampled_equity(
+    holes: list[tuple[Card, ...]],
+    board: Sequence[Card],
+    deck: list[Card],
+    missing: int,
+    samples: int,
+    time_budget: float | None,
+    rng: random.Random | None,
+) -> list[float]:
+    generator = _numpy_generator(rng)
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    totals = np.zeros(len(holes))
+    done = 0
+    while done < samples and (deadline is None or done == 0 or time.perf_counter() < deadline):
+        size = min(BATCH_BLOCK, samples - done)
+        runouts = draw_cards(deck, missing, size, generator)
+        totals += _showdown_shares(holes, board, runouts.T).sum(axis=1)
+        done += size
+    return (totals / done).tolist()
+
+
+def equity_vs_random(
+    hole: Sequence[Card],
+    board: Sequence[Card] = (),
+    opponents: int = 1,
+    *,
+    samples: int = 1000,
+    rng: random.Random | None = None,
+    dead: Sequence[Card] = (),
+) -> float:
+    """The share of the pot ``hole`` wins on average against ``opponents`` random hands.
+
+    Monte Carlo over ``samples`` deals of the opponents' cards and the rest of the board.
+
+    >>> from engine.cards import parse_cards
+    >>> aces = equity_vs_random(parse_cards("AsAh"), samples=20_000, rng=random.Random(1))
+    >>> 0.84 < aces < 0.86
+    True
+    """
+    hole = tuple(hole)
+    _check_hole(hole)
+    if not 1 <= opponents <= 22:
+        raise ValueError(f"opponents must be between 1 and 22, not {opponents}")
+    _sample_count(samples, None)
+    deck = _remaining_deck(hole, board, dead)
+    missing = BOARD_SIZE - len(board)
+    if len(deck) < 2 * opponents + missing:
+        raise ValueError(f"not enough cards left to deal {opponents} opponents")
+    drawn = draw_cards(deck, 2 * opponents + missing, samples, _numpy_generator(rng))
+    columns = drawn.T
+    return _hero_share(hole, board, columns[2 * opponents:], columns[:2 * opponents])
+
+
+def equity_vs_ranges(
+    hole: Sequence[Card],
+    board: Sequence[Card],
+    opponent_ranges: Sequence[Sequence[tuple[Card, Card]]],
+    *,
+    weights: Sequence[Sequence[float]] | None = None,
+    samples: int = 1000,
+    rng: random.Random | None = None,
+    dead: Sequence[Card] = (),
+) -> float:
+    """The share of the pot ``hole`` wins on average against opponents holding given ranges.
+
+    ``opponent_ranges[i]`` lists the hole-card pairs opponent ``i`` may hold; ``weights[i]``
+    (if given) says how likely each pair is, relative to the others (uniform otherwise).
+    Pairs that use a known card (``hole``, ``board``, ``dead``) are dropped; deals in which
+    two opponents would share a card are redrawn.
+
+    >>> from engine.cards import parse_cards
+    >>> kings = [(parse_cards("Kc")[0], parse_cards("Kd")[0])]
+    >>> equity_vs_ranges(parse_cards("AsAh"), parse_cards("2c 7d 9h Ts 3s"), [kings])
+    1.0
+    """
+    hole = tuple(hole)
+    _check_hole(hole)
+    deck = _remaining_deck(hole, board, dead)
+    if not opponent_ranges:
+        raise ValueError("equity_vs_ranges needs at least one opponent range")
+    if weights is not None and len(weights) != len(opponent_ranges):
+        raise ValueError("weights must give one list per opponent range")
+    _sample_count(samples, None)
+    generator = _numpy_generator(rng)
+    choices = [
+        _live_range(opponent, pairs, None if weights is None else weights[opponent], set(deck))
+        for opponent, pairs in enumerate(opponent_ranges)
+    ]
+    opponent_cards = _deal_ranges(choices, samples, generator)
+    missing = BOARD_SIZE - len(board)
+    runouts = _draw_board_around(deck, missing, opponent_cards, generator)
+    return _hero_share(hole, board, runouts.T, opponent_cards.T)
+
+
+def _live_range(
+    opponent: int,
+    pairs: Sequence[tuple[Card, Card]],
+    weights: Sequence[float] | None,
+    live_cards: set[Card],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of one range that avoid known cards, and their probabilities."""
+    if weights is not None and len(weights) != len(pairs):
+        raise ValueError(f"opponent {opponent}: {len(weights)} weights for {len(pairs)} pairs")
+    weights = [1.0] * len(pairs) if weights is None else list(weights)
+    if any(weight < 0 for weight in weights):
+        raise ValueError(f"opponent {opponent}: weights cannot be negative")
+    for pair in pairs:
+        _check_hole(tuple(pair))
+    kept = [
+        index for index, (first, second) in enumerate(pairs)
+        if first in live_cards and second in live_cards and weights[index] > 0
+    ]
+    if not kept:
+        raise ValueError(f"opponent {opponent}: every hand in the range uses a known card")
+    chosen = np.array([pairs[index] for index in kept], dtype=np.uint8)
+    probabilities = np.array([weights[index] for index in kept], dtype=float)
+    return chosen, probabilities / probabilities.sum()
+
+
+def _deal_ranges(
+    choices: list[tuple[np.ndarray, np.ndarray]], samples: int, generator: np.random.Generator
+) -> np.ndarray:
+    """Draw every opponent's pair for each sample, redrawing samples where two collide."""
+    dealt = np.empty((samples, 2 * len(choices)), dtype=np.uint8)
+    pending = np.arange(samples)
+    for _ in range(100):
+        for opponent, (pairs, probabilities) in enumerate(choices):
+            picks = generator.choice(len(pairs), size=len(pending), p=probabilities)
+            dealt[pending, 2 * opponent:2 * opponent + 2] = pairs[picks]
+        pending = pending[~_all_distinct(dealt[pending])]
+        if not len(pending):
+            return dealt
+    raise ValueError("the opponents' ranges can hardly ever be dealt together")
+
+
+def _draw_board_around(
+    deck: list[Card], missing: int, opponent_cards: np.ndarray, generator: np.random.Generator
+) -> np.ndarray:
+    """Per sample, ``missing`` random board cards from ``deck`` avoiding that sample's
+    opponent cards: the first ones of a random ordering that are not taken."""
+    drawn = draw_cards(deck, missing + opponent_cards.shape[1], len(opponent_cards), generator)
+    taken = (drawn[:, :, None] == opponent_cards[:, None, :]).any(axis=2)
+    first_free = np.argsort(taken, axis=1, kind="stable")[:, :missing]
+    return np.take_along_axis(drawn, first_free, axis=1)
+
+
+def draw_cards(
+    deck: Sequence[Card], count: int, size: int, generator: np.random.Generator
+) -> np.ndarray:
+    """``size`` independent draws of ``count`` distinct cards from ``deck``, in random order.
+
+    Draws with replacement and redraws rows with a repeat while that is cheap (most rows
+    are fine); otherwise shuffles the front of a per-row copy of the deck (Fisher-Yates).
+    """
+    pool = np.asarray(deck, dtype=np.uint8)
+    if count > len(pool):
+        raise ValueError(f"cannot draw {count} cards from {len(pool)}")
+    distinct_odds = np.prod(1 - np.arange(count) / len(pool))
+    if distinct_odds < 0.5:
+        return _shuffled_fronts(pool, count, size, generator)
+    drawn = pool[generator.integers(0, len(pool), size=(size, count))]
+    repeated = np.flatnonzero(~_all_distinct(drawn))
+    while len(repeated):
+        drawn[repeated] = pool[generator.integers(0, len(pool), size=(len(repeated), count))]
+        repeated = repeated[~_all_distinct(drawn[repeated])]
+    return drawn
+
+
+def _shuffled_fronts(
+    pool: np.ndarray, count: int, size: int, generator: np.random.Generator
+) -> np.ndarray:
+    decks = np.tile(pool, (size, 1))
+    rows = np.arange(size)
+    for position in range(count):
+        swap = position + generator.integers(0, len(pool) - position, size=size)
+        picked = decks[rows, swap]
+        decks[rows, swap] = decks[:, position]
+        decks[:, position] = picked
+    return decks[:, :count]
+
+
+def _all_distinct(rows: np.ndarray) -> np.ndarray:
+    """For each row of card ids, whether its cards are all different."""
+    bits = np.zeros(len(rows), dtype=np.uint64)
+    for column in rows.T:
+        bits |= np.take(_CARD_BITS, column)
+    return np.bitwise_count(bits) == rows.shape[1]
+
+
+def _showdown_shares(
+    holes: list[tuple[Card, ...]], board: Sequence[Card], runouts: np.ndarray
+) -> np.ndarray:
+    """Each player's pot share (rows) for each runout (columns of ``runouts``)."""
+    samples = runouts.shape[1]
+    ranks = np.stack([_seven_card_ranks((*hole, *board), runouts, samples) for hole in holes])
+    winners = ranks == ranks.min(axis=0)
+    return winners / winners.sum(axis=0)
+
+
+def _hero_share(
+    hole: tuple[Card, ...], board: Sequence[Card], runouts: np.ndarray, opponent_cards: np.ndarray
+) -> float:
+    """Mean pot share of ``hole`` against the opponents' pairs (``opponent_cards`` rows 2i,
+    2i+1 for opponent i), one sample per column."""
+    hero = _seven_card_ranks((*hole, *board), runouts, runouts.shape[1])
+    best_opponent = np.full_like(hero, np.iinfo(hero.dtype).max)
+    tied = np.zeros(len(hero), dtype=np.int64)
+    for opponent in range(len(opponent_cards) // 2):
+        pair = opponent_cards[2 * opponent:2 * opponent + 2]
+        ranks = _seven_card_ranks(board, [*pair, *runouts], runouts.shape[1])
+        tied = np.where(ranks < best_opponent, 0, tied) + (ranks == hero)
+        best_opponent = np.minimum(best_opponent, ranks)
+    shares = np.where(hero < best_opponent, 1.0, 0.0)
+    shares += np.where(hero == best_opponent, 1.0 / (1 + tied), 0.0)
+    return float(shares.mean())
+
+
+def _seven_card_ranks(
+    fixed: Sequence[Card], variable: Sequence[np.ndarray], samples: int
+) -> np.ndarray:
+    """Ranks of the ``fixed`` cards (the same in every sample) plus one card from each
+    ``variable`` array (one entry per sample); seven cards in all."""
+    key = np.full(samples, sum(CARD_KEYS[card] for card in fixed), dtype=np.uint32)
+    for column in variable:
+        key += np.take(CARD_KEYS_ARRAY, column)
+
+    def suited_masks(rows: np.ndarray, suits: np.ndarray) -> np.ndarray:
+        masks = np.zeros(len(rows), dtype=np.intp)
+        for card in fixed:
+            masks |= np.where(card & 3 == suits, 1 << (card >> 2), 0)
+        for column in variable:
+            held = column[rows].astype(np.intp)
+            masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
+        return masks
+
+    return rank_keys(key, 7, suited_masks)
+
+
+def _check_hole(hole: tuple[Card, ...]) -> None:
+    if len(hole) != 2:
+        raise ValueError(f"hole cards are two cards, not {len(hole)}")
+
+
+def _remaining_deck(
+    known: Sequence[Card], board: Sequence[Card], dead: Sequence[Card]
+) -> list[Card]:
+    """The cards not known to be anywhere, after checking that known cards are distinct."""
+    if len(board) not in (0, 3, 4, 5):
+        raise ValueError(f"a board has 0, 3, 4 or 5 cards, not {len(board)}")
+    everything = [*known, *board, *dead]
+    check_distinct(everything)
+    used = set(everything)
+    return [card for card in range(52) if card not in used]
+
+
+def _numpy_generator(rng: random.Random | None) -> np.random.Generator:
+    """A numpy generator seeded from ``rng`` (reproducible) or from the OS entropy pool."""
+    return np.random.default_rng(None if rng is None else rng.getrandbits(128))
