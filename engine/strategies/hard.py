@@ -1,0 +1,230 @@
+"""The hard bot: ranges by position and action preflop, range-based equity postflop, and
+adaptation to each opponent's observed tendencies.
+
+Preflop it opens, 3-bets and calls from ranges that depend on position and on how wide the
+raiser plays. Postflop it rebuilds every opponent's range from the hand's public history —
+their preflop action, then narrowing on each bet, raise or call by how strong hands are on the
+board at that moment — and estimates its equity against those ranges with a small simulation.
+It value bets with sizes that grow with board wetness, semi-bluffs strong draws, bluffs at a
+controlled frequency that rises against players who fold often, and lets aggressive players'
+bets keep more bluffs in their ranges. Opponents are known by seat (see ``opponent_model``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from engine.actions import Action, ActionKind, Street
+from engine.strategies.hand_reading import board_wetness, draws
+from engine.strategies.moves import (
+    CHECK,
+    FOLD,
+    bet_to,
+    call_cost_share,
+    check_or_fold,
+    legal_of,
+    passive,
+    pot_after_call,
+)
+from engine.strategies.opponent_model import OpponentModel
+from engine.strategies.preflop import hand_class, percentile
+from engine.strategies.range_equity import Range, equity_against
+from engine.strategies.situation import (
+    AGGRESSIVE_KINDS,
+    Position,
+    last_aggressor,
+    opponents_in_hand,
+    position_of,
+    raise_count,
+    seats_from_button,
+)
+from engine.view import PlayerView
+
+OPEN_SHARE_BY_SEATS_TO_BUTTON = (0.45, 0.32, 0.25, 0.20, 0.17, 0.14)
+HEADS_UP_OPEN_SHARE = 0.75
+SMALL_BLIND_OPEN_SHARE = 0.40
+BIG_BLIND_RAISE_SHARE = 0.12
+FOUR_BET_SHARE = 0.03
+CALL_THREE_BET_SHARE = 0.10
+SHOVE_SHARE = 0.025
+COMMIT_SHARE = 0.4
+"""A bet that would put in this share of the stack goes all-in instead."""
+
+SAMPLES = 300
+STREET_BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+
+
+class HardStrategy:
+    """Range-reading, adaptive play; one instance should follow one table for a session."""
+
+    def __init__(self) -> None:
+        self.model = OpponentModel()
+
+    def hand_finished(self, view: PlayerView) -> None:
+        """Update the per-seat notes from a finished hand."""
+        self.model.observe(view)
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Action:
+        """Play from ranges preflop and from equity against narrowed ranges after the flop."""
+        if view.street is Street.PREFLOP:
+            return self._preflop(view, rng)
+        return self._postflop(view, rng)
+
+    # --- preflop -----------------------------------------------------------------------------
+
+    def _preflop(self, view: PlayerView, rng: random.Random) -> Action:
+        legal = legal_of(view)
+        seat = view.seat
+        assert seat is not None
+        strength = percentile(hand_class(view.hole_cards))
+        position = position_of(view, seat)
+        raises = raise_count(view)
+        big_blind = view.big_blind
+        if raises == 0:
+            if position is Position.BIG_BLIND and legal.can_check:
+                if strength <= BIG_BLIND_RAISE_SHARE:
+                    return self._raise_to(view, view.current_bet + 3 * big_blind)
+                return CHECK
+            if strength <= self._open_share(view, seat, position):
+                limpers = sum(1 for bet in view.bets if bet >= big_blind) - 1
+                size = (2.5 if view.num_seats == 2 else 3) * big_blind + big_blind * limpers
+                return self._raise_to(view, round(size))
+            return check_or_fold(legal)
+        raiser = last_aggressor(view, Street.PREFLOP)
+        assert raiser is not None
+        notes = self.model.notes(raiser)
+        if raises == 1:
+            raiser_width = self._raiser_width(view, raiser, notes.raising_rate)
+            value_share = max(0.03, 0.22 * raiser_width)
+            in_position = position is Position.LATE or (
+                position not in (Position.SMALL_BLIND, Position.BIG_BLIND)
+                and seats_from_button(view, seat) < seats_from_button(view, raiser)
+            )
+            if strength <= value_share or (
+                strength <= value_share * 2.2 and rng.random() < 0.35
+            ):
+                return self._raise_to(view, round((3 if in_position else 3.6) * view.current_bet))
+            call_share = 0.65 * raiser_width + (0.12 if position is Position.BIG_BLIND else 0.0)
+            if strength <= call_share and call_cost_share(view) < 0.45 and (
+                legal.call_amount <= 0.12 * (legal.stack + view.bets[seat])
+            ):
+                return passive(legal)
+            return FOLD
+        aggressive_reraiser = notes.raising_rate > 0.3
+        four_bet = FOUR_BET_SHARE * (1.8 if aggressive_reraiser else 1.0)
+        if raises == 2:
+            if strength <= four_bet:
+                return self._raise_to(view, round(2.3 * view.current_bet))
+            if strength <= CALL_THREE_BET_SHARE and view.bets[seat] > big_blind and (
+                legal.call_amount <= 0.25 * (legal.stack + view.bets[seat])
+            ):
+                return passive(legal)
+            return FOLD
+        if strength <= SHOVE_SHARE:
+            return self._raise_to(view, legal.max_to)
+        if strength <= four_bet and call_cost_share(view) < 0.4:
+            return passive(legal)
+        return FOLD
+
+    def _open_share(self, view: PlayerView, seat: int, position: Position) -> float:
+        if view.num_seats == 2:
+            return HEADS_UP_OPEN_SHARE
+        if position is Position.SMALL_BLIND:
+            return SMALL_BLIND_OPEN_SHARE
+        index = min(seats_from_button(view, seat), len(OPEN_SHARE_BY_SEATS_TO_BUTTON) - 1)
+        return OPEN_SHARE_BY_SEATS_TO_BUTTON[index]
+
+    def _raiser_width(self, view: PlayerView, raiser: int, raising_rate: float) -> float:
+        """How wide the raiser opens: their position's share, leaning to what they showed."""
+        usual = self._open_share(view, raiser, position_of(view, raiser))
+        return min(1.0, 0.5 * usual + 0.5 * raising_rate * (1.6 if view.num_seats == 2 else 1.0))
+
+    # --- postflop ----------------------------------------------------------------------------
+
+    def _postflop(self, view: PlayerView, rng: random.Random) -> Action:
+        legal = legal_of(view)
+        opponents = opponents_in_hand(view)
+        ranges = [self._range_of(view, seat) for seat in opponents]
+        generator = np.random.default_rng(rng.getrandbits(64))
+        equity = equity_against(view.hole_cards, view.board, ranges, SAMPLES, generator)
+        hand_draws = draws(view.hole_cards, view.board)
+        strong_draw = hand_draws.is_strong and view.street is not Street.RIVER
+        heads_up = len(opponents) == 1
+        fold_rate = np.mean([self.model.notes(seat).fold_to_bet for seat in opponents])
+        value_size = 0.5 + 0.3 * board_wetness(view.board)
+        if legal.can_check:
+            value_line = 0.62 if heads_up else 0.55 + 0.05 * len(opponents)
+            if equity >= value_line:
+                return self._bet_fraction(view, value_size)
+            if strong_draw and rng.random() < 0.6:
+                return self._bet_fraction(view, value_size)
+            if self._should_bluff(view, equity, float(fold_rate), heads_up, rng):
+                return self._bet_fraction(view, 0.5)
+            return CHECK
+        need = call_cost_share(view)
+        raise_line = 0.78 if heads_up else 0.85
+        if equity >= raise_line:
+            return self._bet_fraction(view, 0.8)
+        if strong_draw and heads_up and view.street is Street.FLOP and rng.random() < 0.25:
+            return self._bet_fraction(view, 0.8)
+        implied = 0.06 if strong_draw else 0.0
+        if equity + implied >= need + 0.02:
+            return passive(legal)
+        return FOLD
+
+    def _should_bluff(
+        self, view: PlayerView, equity: float, fold_rate: float, heads_up: bool,
+        rng: random.Random,
+    ) -> bool:
+        """Bluff weak hands at a frequency that grows with how often the opponents fold."""
+        if equity > 0.45:
+            return False
+        was_aggressor = last_aggressor(view, Street.PREFLOP) == view.seat
+        base = 0.45 if was_aggressor and view.street is Street.FLOP else 0.22
+        if not heads_up:
+            base *= 0.35
+        return rng.random() < base * min(fold_rate / 0.4, 2.0)
+
+    def _range_of(self, view: PlayerView, seat: int) -> Range:
+        """The opponent's range rebuilt from their public actions this hand."""
+        notes = self.model.notes(seat)
+        dead = [*view.hole_cards, *view.board]
+        preflop = [r for r in view.history if r.street is Street.PREFLOP]
+        raise_levels = [index for index, record in enumerate(
+            [r for r in preflop if r.kind in AGGRESSIVE_KINDS]) if record.seat == seat]
+        if raise_levels:
+            level = max(raise_levels)
+            width = (self._raiser_width(view, seat, notes.raising_rate), 0.07, 0.03)[min(level, 2)]
+        elif any(r.seat == seat and r.kind is ActionKind.CALL for r in preflop):
+            width = min(1.0, 0.8 * notes.looseness + 0.1)
+        else:
+            width = 1.0
+        hand_range = Range.top(width, dead, floor=0.02)
+        aggression = notes.aggression
+        for record in view.history:
+            if record.seat != seat or record.street is Street.PREFLOP:
+                continue
+            board = view.board[: STREET_BOARD_SIZE[record.street]]
+            if record.kind in AGGRESSIVE_KINDS:
+                keep = (0.2 + 0.35 * aggression) * (0.7 if record.kind is ActionKind.RAISE else 1)
+                hand_range = hand_range.narrowed(board, keep, 0.04 + 0.3 * aggression)
+            elif record.kind is ActionKind.CALL:
+                hand_range = hand_range.narrowed(board, 0.6, 0.25)
+        return hand_range
+
+    # --- sizing ------------------------------------------------------------------------------
+
+    def _bet_fraction(self, view: PlayerView, fraction: float) -> Action:
+        increase = round(fraction * pot_after_call(view))
+        return self._raise_to(view, view.current_bet + max(increase, view.big_blind))
+
+    def _raise_to(self, view: PlayerView, total: int) -> Action:
+        """Raise to ``total``, or all-in when that would commit most of the stack anyway."""
+        legal = legal_of(view)
+        seat = view.seat
+        assert seat is not None
+        if total >= legal.max_to * COMMIT_SHARE + view.bets[seat] * (1 - COMMIT_SHARE):
+            total = legal.max_to
+        return bet_to(legal, total)
