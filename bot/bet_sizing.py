@@ -1,0 +1,54 @@
+"""Turning what a player typed or clicked into a legal bet: amounts, quick sizes, bet vs raise."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from bot.error_handler import InputError
+from engine.actions import Action, ActionKind, LegalActions
+
+MAX_AMOUNT = 10**12
+
+QUICK_SIZES: dict[str, Fraction] = {"half_pot": Fraction(1, 2), "pot": Fraction(1)}
+
+
+def parse_amount(text: str) -> int:
+    """Read a chip amount typed by a person: digits, optionally with ``,`` or ``_`` separators.
+
+    Garbage, zero, negative and absurdly large amounts raise ``InputError`` with the reason.
+    """
+    cleaned = text.strip().replace(",", "").replace("_", "")
+    if cleaned.startswith("-") and cleaned[1:].isdigit():
+        raise InputError("An amount must be a positive number of chips.")
+    if not cleaned.isdigit():
+        raise InputError(f"{text.strip()[:20]!r} is not an amount: type a whole number, like 120.")
+    return check_amount(int(cleaned))
+
+
+def check_amount(amount: int) -> int:
+    """``amount`` if it is a positive number of chips a table could hold; ``InputError``
+    otherwise (slash-command options arrive as integers but are not range-checked)."""
+    if amount < 1:
+        raise InputError("An amount must be a positive number of chips.")
+    if amount > MAX_AMOUNT:
+        raise InputError(f"{amount:,} chips is more than any table holds.")
+    return amount
+
+
+def bet_or_raise(legal: LegalActions, amount: int) -> Action:
+    """A bet to ``amount`` when nobody has bet this street, otherwise a raise to it; an
+    ``amount`` equal to the whole stack's total is an all-in."""
+    if amount == legal.max_to and legal.can_bet_or_raise:
+        return Action(ActionKind.ALL_IN)
+    kind = ActionKind.RAISE if legal.can_raise or legal.call_amount else ActionKind.BET
+    return Action(kind, amount)
+
+
+def quick_amount(legal: LegalActions, size: str, pot_total: int, current_bet: int) -> int:
+    """The street total of a quick bet: ``"min"``, or a fraction of the pot (``"half_pot"``,
+    ``"pot"``) counted after calling, clamped to the legal range."""
+    if size == "min":
+        return legal.min_to
+    fraction = QUICK_SIZES[size]
+    wanted = current_bet + int(fraction * (pot_total + legal.call_amount))
+    return max(legal.min_to, min(legal.max_to, wanted))

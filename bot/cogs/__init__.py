@@ -1,0 +1,1 @@
+"""Slash commands, one cog per file; each file ends in ``async def setup(bot)``."""

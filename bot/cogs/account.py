@@ -1,0 +1,153 @@
+"""Chips and records: balance, daily bonus, stats, leaderboard and hand histories."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.error_handler import InputError
+from bot.interaction_reply import reply, within_deadline
+from bot.ledger import HandRecord
+from bot.table_embed import TABLE_COLOUR, chips
+from bot.tables.notifier import SeatState
+
+if TYPE_CHECKING:
+    from bot.discord_app import HoldemBot
+
+LEADERBOARD_PAGE_SIZE = 10
+LEADERBOARD_VALUES = {"balance": "chips", "net": "net winnings", "hands_won": "hands won"}
+
+
+class AccountCog(commands.Cog, name="Account"):
+    """Your chips in this server and how you have played."""
+
+    def __init__(self, bot: HoldemBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Your chips in this server.")
+    @app_commands.guild_only()
+    async def balance(self, interaction: discord.Interaction) -> None:
+        user = interaction.user
+        balance = await within_deadline(interaction, self.bot.ledger.ensure_player(
+            interaction.guild_id or 0, user.id, user.display_name))
+        text = f"Your balance is {chips(balance)} chips."
+        seat = self._seat_here(interaction)
+        if seat is not None:
+            text += f" You also have {chips(seat.stack)} at this table."
+        await reply(interaction, text)
+
+    @app_commands.command(description="Claim your daily chip bonus.")
+    @app_commands.guild_only()
+    async def daily(self, interaction: discord.Interaction) -> None:
+        user, guild_id = interaction.user, interaction.guild_id or 0
+
+        async def claim() -> int:
+            await self.bot.ledger.ensure_player(guild_id, user.id, user.display_name)
+            return await self.bot.ledger.claim_daily(guild_id, user.id)
+
+        balance = await within_deadline(interaction, claim())
+        await reply(interaction, f"You claim {chips(self.bot.ledger.daily_amount)} chips. "
+                                 f"Your balance is {chips(balance)}.")
+
+    @app_commands.command(description="A player's record in this server.")
+    @app_commands.describe(player="Whose record (default: yours)")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.User | None = None
+    ) -> None:
+        who = player or interaction.user
+        record = await within_deadline(
+            interaction, self.bot.ledger.stats(interaction.guild_id or 0, who.id)
+        )
+        if record is None:
+            raise InputError(f"{who.display_name} has not played here yet.")
+        embed = discord.Embed(title=f"{record.name}'s record", colour=TABLE_COLOUR)
+        for name, value in (
+            ("Balance", chips(record.balance)),
+            ("Hands played", chips(record.hands_played)),
+            ("Hands won", chips(record.hands_won)),
+            ("Showdowns won", chips(record.showdowns_won)),
+            ("Net winnings", f"{record.net_chips:+,}"),
+            ("Biggest pot", chips(record.biggest_pot)),
+            ("VPIP", f"{record.vpip_percent:.0f}%"),
+            ("PFR", f"{record.pfr_percent:.0f}%"),
+        ):
+            embed.add_field(name=name, value=value)
+        await reply(interaction, embed=embed, ephemeral=False)
+
+    @app_commands.command(description="The best players, in this server or everywhere.")
+    @app_commands.describe(scope="This server or all servers", by="What to rank by",
+                           page="Page number, from 1")
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        scope: Literal["server", "global"] = "server",
+        by: Literal["balance", "net", "hands_won"] = "balance",
+        page: app_commands.Range[int, 1, 10_000] = 1,
+    ) -> None:
+        if page < 1:
+            raise InputError("Pages count from 1.")
+        guild_id = interaction.guild_id if scope == "server" else None
+        rows = await within_deadline(interaction, self.bot.ledger.leaderboard(
+            guild_id, by=by, page=page, page_size=LEADERBOARD_PAGE_SIZE))
+        where = "this server" if scope == "server" else "all servers"
+        embed = discord.Embed(
+            title=f"Leaderboard: {LEADERBOARD_VALUES[by]} in {where}", colour=TABLE_COLOUR,
+            description="\n".join(
+                f"**{row.rank}.** {discord.utils.escape_markdown(row.name)} — {row.value:,}"
+                for row in rows
+            ) or "Nobody on this page yet.",
+        )
+        embed.set_footer(text=f"Page {page}")
+        await reply(interaction, embed=embed, ephemeral=False)
+
+    @app_commands.command(description="The history of a hand you played, as a text file.")
+    @app_commands.describe(hand="The hand's id (default: your latest hand)")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction, hand: int | None = None) -> None:
+        guild_id, user_id = interaction.guild_id or 0, interaction.user.id
+
+        async def find() -> HandRecord:
+            hand_id = hand
+            if hand_id is None:
+                recent = await self.bot.ledger.recent_hands(guild_id, user_id, limit=1)
+                if not recent:
+                    raise InputError("You have not finished a hand here yet.")
+                hand_id = recent[0].hand_id
+            record = await self.bot.ledger.hand_history(hand_id) if hand_id > 0 else None
+            if record is None or record.guild_id != guild_id:
+                raise InputError(f"There is no finished hand #{hand_id} in this server.")
+            return record
+
+        record = await within_deadline(interaction, find())
+        history = io.BytesIO(record.history_text.encode())
+        await reply(interaction, f"Hand #{record.hand_id}:",
+                    file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
+
+    @history.autocomplete("hand")
+    async def recent_hand_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        recent = await self.bot.ledger.recent_hands(
+            interaction.guild_id or 0, interaction.user.id, limit=25)
+        choices = []
+        for summary in recent:
+            when = datetime.fromtimestamp(summary.finished_at, UTC).strftime("%Y-%m-%d %H:%M")
+            label = f"#{summary.hand_id} · {when} UTC · {summary.net:+,} chips"
+            if current in str(summary.hand_id):
+                choices.append(app_commands.Choice(name=label, value=summary.hand_id))
+        return choices
+
+    def _seat_here(self, interaction: discord.Interaction) -> SeatState | None:
+        state = self.bot.tables.state(interaction.channel_id or 0)
+        return state.seat_of(interaction.user.id) if state is not None else None
+
+
+async def setup(bot: HoldemBot) -> None:
+    await bot.add_cog(AccountCog(bot))

@@ -1,0 +1,160 @@
+"""Sitting at the channel's table: join, leave, start, sit out/in, top up, cards, bots."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.bet_sizing import check_amount
+from bot.error_handler import InputError
+from bot.interaction_reply import reply, within_deadline
+from bot.table_embed import chips
+from bot.tables.errors import NoTableHere
+from bot.views.table_controls import show_my_cards
+from engine.strategies import LEVELS
+
+if TYPE_CHECKING:
+    from bot.discord_app import HoldemBot
+
+MAX_BOTS_PER_COMMAND = 8
+AMOUNT = app_commands.Range[int, 1, 10**12]
+
+
+class TableCog(commands.Cog, name="Table"):
+    """One table per channel, opened by the first /join or /addbot."""
+
+    def __init__(self, bot: HoldemBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Sit down at this channel's table (opens one if needed).")
+    @app_commands.describe(buy_in="Chips to bring from your balance (default: the table's)")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction, buy_in: AMOUNT | None = None) -> None:
+        guild_id, channel_id, user = _where(interaction)
+        if buy_in is not None:
+            check_amount(buy_in)
+        name = user.display_name
+
+        async def sit_down() -> int:
+            await self.bot.ledger.ensure_player(guild_id, user.id, name)
+            return await self.bot.tables.join(guild_id, channel_id, user.id, name, buy_in)
+
+        stack = await within_deadline(interaction, sit_down())
+        await reply(interaction, f"You sit down with {chips(stack)} chips. "
+                                 "Use /start (or wait) for the next hand.")
+
+    @app_commands.command(description="Leave the table; your stack goes back to your balance.")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        _, channel_id, user = _where(interaction)
+        cashed = await within_deadline(interaction, self.bot.tables.leave(channel_id, user.id))
+        if cashed is None:
+            text = "You will leave when this hand is over; your stack goes back to your balance."
+        else:
+            text = f"You leave the table; {chips(cashed)} chips go back to your balance."
+        await reply(interaction, text)
+        await self._forget_if_closed(channel_id)
+
+    @app_commands.command(description="Deal the next hand now.")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        _, channel_id, _ = _where(interaction)
+        await within_deadline(interaction, self.bot.tables.start_hand(channel_id))
+        await reply(interaction, "Dealing. Your cards come by DM (or press My cards).")
+
+    @app_commands.command(description="Keep your seat but skip the coming hands.")
+    @app_commands.guild_only()
+    async def sitout(self, interaction: discord.Interaction) -> None:
+        _, channel_id, user = _where(interaction)
+        await self.bot.tables.sit_out(channel_id, user.id)
+        await reply(interaction, "You are sitting out from the next hand. /sitin to play again.")
+
+    @app_commands.command(description="Play again from the next hand.")
+    @app_commands.guild_only()
+    async def sitin(self, interaction: discord.Interaction) -> None:
+        _, channel_id, user = _where(interaction)
+        await self.bot.tables.sit_in(channel_id, user.id)
+        await reply(interaction, "You are back in from the next hand.")
+
+    @app_commands.command(description="Add chips from your balance to your stack.")
+    @app_commands.describe(amount="Chips to add (up to the table's maximum buy-in)")
+    @app_commands.guild_only()
+    async def topup(self, interaction: discord.Interaction, amount: AMOUNT) -> None:
+        _, channel_id, user = _where(interaction)
+        check_amount(amount)
+        stack = await within_deadline(
+            interaction, self.bot.tables.top_up(channel_id, user.id, amount)
+        )
+        await reply(interaction, f"Your stack is now {chips(stack)} chips.")
+
+    @app_commands.command(description="See your hole cards again (only you see them).")
+    @app_commands.guild_only()
+    async def cards(self, interaction: discord.Interaction) -> None:
+        await show_my_cards(interaction)
+
+    @app_commands.command(name="table", description="Post the table again at the bottom.")
+    @app_commands.guild_only()
+    async def show_table(self, interaction: discord.Interaction) -> None:
+        _, channel_id, _ = _where(interaction)
+        state = self.bot.tables.state(channel_id)
+        if state is None:
+            raise NoTableHere()
+        self.bot.notifier.repost_table(state)
+        await reply(interaction, "The table is posted below.")
+
+    @app_commands.command(description="Seat bot opponents, bought in by the house.")
+    @app_commands.describe(level="How well the bots play", count="How many bots to seat")
+    @app_commands.choices(level=[app_commands.Choice(name=level, value=level)
+                                 for level in LEVELS])
+    @app_commands.guild_only()
+    async def addbot(
+        self,
+        interaction: discord.Interaction,
+        level: str = "medium",
+        count: app_commands.Range[int, 1, MAX_BOTS_PER_COMMAND] = 1,
+    ) -> None:
+        guild_id, channel_id, _ = _where(interaction)
+        if not 1 <= count <= MAX_BOTS_PER_COMMAND:
+            raise InputError(f"Add 1 to {MAX_BOTS_PER_COMMAND} bots at a time.")
+        names = await within_deadline(
+            interaction, self.bot.tables.add_bots(guild_id, channel_id, level, count)
+        )
+        await reply(interaction, f"Seated {', '.join(names)} ({level}).")
+
+    @app_commands.command(description="Remove a bot from the table.")
+    @app_commands.describe(name="Which bot (default: the last one seated)")
+    @app_commands.guild_only()
+    async def removebot(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        _, channel_id, _ = _where(interaction)
+        removed = await within_deadline(
+            interaction, self.bot.tables.remove_bot(channel_id, name)
+        )
+        await reply(interaction, f"{removed} leaves the table.")
+        await self._forget_if_closed(channel_id)
+
+    @removebot.autocomplete("name")
+    async def bot_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        state = self.bot.tables.state(interaction.channel_id or 0)
+        if state is None:
+            return []
+        names = [seat.name for seat in state.seats if seat.is_bot]
+        return [app_commands.Choice(name=name, value=name)
+                for name in names if current.lower() in name.lower()][:25]
+
+    async def _forget_if_closed(self, channel_id: int) -> None:
+        if self.bot.tables.state(channel_id) is None:
+            await self.bot.notifier.table_closed(channel_id)
+
+
+def _where(interaction: discord.Interaction) -> tuple[int, int, discord.abc.User]:
+    """The server, channel and person of a table command (the commands are server-only)."""
+    return interaction.guild_id or 0, interaction.channel_id or 0, interaction.user
+
+
+async def setup(bot: HoldemBot) -> None:
+    await bot.add_cog(TableCog(bot))

@@ -1,0 +1,128 @@
+"""The Discord application: a ``commands.Bot`` that opens the ledger, runs the tables, loads the
+cogs and keeps the table buttons working across restarts.
+
+``create_bot()`` returns it unstarted; ``python -m bot`` runs it with the settings from the
+environment, and the tests run it against a fake Discord server with ``BotOptions`` suited to
+them (no command sync wait, short edit interval, a seeded shuffle).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+
+import discord
+from discord.ext import commands
+
+from bot.discord_notifier import CardsRenderer, DiscordNotifier
+from bot.error_handler import on_tree_error
+from bot.ledger import Ledger
+from bot.live_table import TableRenderer
+from bot.settings import Settings
+from bot.tables.manager import TableManager
+from bot.tables.settings import TableSettings
+from bot.views.run_it_twice import RunItTwiceButtons
+from bot.views.table_controls import TableControls
+
+log = logging.getLogger(__name__)
+
+COGS = (
+    "bot.cogs.table",
+    "bot.cogs.actions",
+    "bot.cogs.account",
+    "bot.cogs.admin",
+    "bot.cogs.help",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BotOptions:
+    """How the application runs, beyond the process settings.
+
+    ``edit_interval`` is the minimum time between two edits of one table message; Discord
+    allows about five per five seconds per channel. ``guild_ready_timeout`` is how long
+    discord.py waits for server data before ``on_ready``.
+    """
+
+    sync_commands: bool = True
+    edit_interval: float = 1.2
+    table_settings: TableSettings | None = None
+    rng: random.Random | None = None
+    draw_images: bool = True
+    guild_ready_timeout: float = 2.0
+
+
+class HoldemBot(commands.Bot):
+    """The bot: tables in channels, chips in the ledger, slash commands and buttons."""
+
+    ledger: Ledger
+    notifier: DiscordNotifier
+    tables: TableManager
+
+    def __init__(self, settings: Settings, options: BotOptions) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            help_command=None,
+            guild_ready_timeout=options.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.options = options
+
+    async def setup_hook(self) -> None:
+        self.ledger = await Ledger.open(self.settings.database_path)
+        render_table, render_cards = _renderers(self.options.draw_images)
+        self.notifier = DiscordNotifier(
+            self, edit_interval=self.options.edit_interval,
+            render_table=render_table, render_cards=render_cards,
+        )
+        self.tables = TableManager(
+            self.ledger, self.notifier, rng=self.options.rng,
+            default_settings=self.options.table_settings,
+        )
+        await self.tables.start()
+        self.tree.on_error = on_tree_error
+        for extension in COGS:
+            await self.load_extension(extension)
+        self.add_view(TableControls())
+        self.add_view(RunItTwiceButtons())
+        if self.options.sync_commands:
+            await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is None:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (may take up to an hour to show)", len(synced))
+            return
+        guild = discord.Object(guild_id)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d commands to server %s", len(synced), guild_id)
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop the tables (hands in progress are refunded, everyone cashed out), show their
+        last state, close the ledger, then disconnect."""
+        if hasattr(self, "tables"):
+            await self.tables.shutdown()
+            await self.notifier.close()
+            await self.ledger.close()
+        await super().close()
+
+
+def create_bot(settings: Settings | None = None, options: BotOptions | None = None) -> HoldemBot:
+    """The unstarted bot; with ``settings=None`` they are read from the environment."""
+    return HoldemBot(settings or Settings.from_env(), options or BotOptions())
+
+
+def _renderers(draw_images: bool) -> tuple[TableRenderer | None, CardsRenderer | None]:
+    if not draw_images:
+        return None, None
+    from bot.render import render_cards, render_table
+
+    return render_table, render_cards

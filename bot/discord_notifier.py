@@ -1,0 +1,213 @@
+"""The table runtime's ``Notifier`` for Discord: live table messages, DMs, turn options.
+
+Public state goes to one live message per channel (``LiveTableMessage``). Hole cards go by
+DM, never to the channel; when a DM fails because the person closed their DMs (Discord error
+50007), they are told once, ephemerally, on their next interaction, and use the My cards
+button instead. Private notes for one person that cannot go by DM wait for that person's
+next interaction the same way (``take_notices``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable, Sequence
+
+import discord
+
+from bot.live_table import LiveTableMessage, TableRenderer, TableSnapshot
+from bot.table_embed import hole_cards_text
+from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.views.run_it_twice import RunItTwiceButtons
+from engine.cards import Card
+
+log = logging.getLogger(__name__)
+
+CANNOT_SEND_TO_USER = 50007
+CARDS_IMAGE_NAME = "cards.png"
+DMS_CLOSED_NOTICE = (
+    "I could not send you your cards by direct message (your DMs are closed). Use the "
+    "**My cards** button under the table, or allow direct messages from server members."
+)
+FLUSH_TIMEOUT_SECONDS = 5.0
+
+CardsRenderer = Callable[[Sequence[Card]], bytes]
+
+
+class DiscordNotifier:
+    """Shows tables in their channels and talks privately to players.
+
+    ``edit_interval`` is the minimum time between two edits of one table message (Discord
+    allows about five edits per five seconds per channel). The renderers draw the table and
+    card images; without them the messages are text only.
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        edit_interval: float = 1.2,
+        render_table: TableRenderer | None = None,
+        render_cards: CardsRenderer | None = None,
+    ) -> None:
+        self._client = client
+        self._edit_interval = edit_interval
+        self._render_table = render_table
+        self._render_cards = render_cards
+        self._live: dict[int, LiveTableMessage] = {}
+        self._states: dict[int, TableState] = {}
+        self._turns: dict[int, tuple[int, TurnPrompt]] = {}
+        self._outcomes: dict[int, HandOutcome] = {}
+        self._run_twice_questions: dict[int, list[discord.Message]] = {}
+        self._notices: dict[int, list[str]] = {}
+        self._noticed_once: set[int] = set()
+
+    # -- the Notifier protocol -----------------------------------------------------------------
+
+    async def table_changed(self, state: TableState) -> None:
+        channel_id = state.channel_id
+        self._states[channel_id] = state
+        turn = self._turns.get(channel_id)
+        if turn is not None and not _prompt_fits(turn[1], state):
+            del self._turns[channel_id]
+        self._show(channel_id)
+
+    async def your_turn(self, state: TableState, user_id: int, prompt: TurnPrompt) -> None:
+        self._states[state.channel_id] = state
+        self._turns[state.channel_id] = (user_id, prompt)
+        self._show(state.channel_id)
+
+    async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
+        channel_id = state.channel_id
+        self._states[channel_id] = state
+        self._outcomes[channel_id] = outcome
+        self._turns.pop(channel_id, None)
+        self._show(channel_id, keep=True)
+        for question in self._run_twice_questions.pop(channel_id, []):
+            try:
+                await question.delete()
+            except discord.HTTPException:
+                log.info("could not delete a run-it-twice question in %s", channel_id)
+
+    async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
+        image = await self.cards_image(cards)
+        extra = {"file": image} if image is not None else {}
+        await self._direct_message(
+            user_id, hole_cards_text(state, cards), notice=DMS_CLOSED_NOTICE, once=True, **extra
+        )
+
+    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
+        await self._direct_message(user_id, f"<#{channel_id}>: {message}", notice=message)
+
+    async def ask_run_it_twice(
+        self, state: TableState, user_ids: Sequence[int], deadline: float
+    ) -> None:
+        mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
+        channel = self._client.get_partial_messageable(state.channel_id)
+        question = await channel.send(
+            f"{mentions}: you are all-in. Run the rest of the board twice? "
+            f"Everyone must agree; the question closes <t:{int(deadline)}:R>.",
+            view=RunItTwiceButtons(),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        self._run_twice_questions.setdefault(state.channel_id, []).append(question)
+
+    # -- for the commands and buttons ---------------------------------------------------------
+
+    def turn(self, channel_id: int) -> tuple[int, TurnPrompt] | None:
+        """Who is to act at the channel's table (a person's user id) and their options."""
+        return self._turns.get(channel_id)
+
+    def take_notices(self, user_id: int) -> list[str]:
+        """The private notes waiting for a person; they are handed out once."""
+        return self._notices.pop(user_id, [])
+
+    def adopt_table_message(self, message: discord.Message | None) -> None:
+        """Keep editing a table message posted before a restart (found through a click)."""
+        if message is not None and message.channel is not None:
+            self._live_table(message.channel.id).adopt(message)
+
+    def repost_table(self, channel_id: int) -> bool:
+        """Post the channel's table message again at the bottom; ``False`` if none is known."""
+        state = self._states.get(channel_id)
+        if state is None:
+            return False
+        self._live_table(channel_id).repost(self._snapshot(state))
+        return True
+
+    async def table_closed(self, channel_id: int) -> None:
+        """Show a closed table's last state, then forget the channel."""
+        live = self._live.pop(channel_id, None)
+        if live is not None:
+            try:
+                await asyncio.wait_for(live.flush(), timeout=FLUSH_TIMEOUT_SECONDS)
+            finally:
+                live.cancel()
+        for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
+            store.pop(channel_id, None)
+
+    async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
+        """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
+        if self._render_cards is None:
+            return None
+        png = await asyncio.to_thread(self._render_cards, cards)
+        return discord.File(io.BytesIO(png), filename=CARDS_IMAGE_NAME)
+
+    async def flush(self) -> None:
+        """Wait until every table message shows its latest state (bounded by a timeout)."""
+        waits = [live.flush() for live in self._live.values()]
+        if waits:
+            await asyncio.wait_for(asyncio.gather(*waits), timeout=FLUSH_TIMEOUT_SECONDS)
+
+    async def close(self) -> None:
+        """Show the last states if possible, then stop editing."""
+        try:
+            await self.flush()
+        except TimeoutError:
+            log.warning("table messages were still being edited at shutdown")
+        for live in self._live.values():
+            live.cancel()
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _live_table(self, channel_id: int) -> LiveTableMessage:
+        live = self._live.get(channel_id)
+        if live is None:
+            live = LiveTableMessage(self._client, channel_id, min_interval=self._edit_interval,
+                                    render_table=self._render_table)
+            self._live[channel_id] = live
+        return live
+
+    def _snapshot(self, state: TableState) -> TableSnapshot:
+        turn = self._turns.get(state.channel_id)
+        return TableSnapshot(state, turn[1] if turn else None,
+                             self._outcomes.get(state.channel_id))
+
+    def _show(self, channel_id: int, *, keep: bool = False) -> None:
+        state = self._states[channel_id]
+        self._live_table(channel_id).show(self._snapshot(state), keep=keep)
+
+    async def _direct_message(
+        self, user_id: int, text: str, *, notice: str, once: bool = False, **extra: discord.File
+    ) -> None:
+        """DM ``text``; if the person's DMs are closed, leave ``notice`` for their next
+        interaction instead (with ``once``, only the first time for that person)."""
+        try:
+            channel = await self._client.create_dm(discord.Object(user_id))
+            await channel.send(text, **extra)
+        except discord.Forbidden as error:
+            if error.code != CANNOT_SEND_TO_USER:
+                raise
+            if once:
+                if user_id in self._noticed_once:
+                    return
+                self._noticed_once.add(user_id)
+            self._notices.setdefault(user_id, []).append(notice)
+
+
+def _prompt_fits(prompt: TurnPrompt, state: TableState) -> bool:
+    """True when ``prompt`` is for the turn ``state`` shows (same seat, same clock)."""
+    if not state.is_hand_running or prompt.seat != state.to_act_seat:
+        return False
+    return state.to_act_deadline is None or abs(prompt.deadline - state.to_act_deadline) < 0.5

@@ -1,0 +1,69 @@
+"""The one place where errors become what a person sees.
+
+Expected errors (a user mistake: not your turn, an amount out of range, no table here, a
+missing permission) become one short ephemeral sentence. Anything else is a bug: it is logged
+with its traceback and the person gets a generic apology, never the traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.interaction_reply import reply
+from bot.ledger import LedgerError
+from bot.tables.errors import TableError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+
+
+class InputError(ValueError):
+    """Something a person typed that the bot cannot use; ``str()`` says what to type."""
+
+
+def user_message(error: BaseException) -> str | None:
+    """The sentence to show for an expected error, or ``None`` when ``error`` is a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, TableError | LedgerError | InputError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        needed = ", ".join(name.replace("_", " ").title() for name in error.missing_permissions)
+        return f"You need the {needed} permission to do that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+    if isinstance(error, app_commands.TransformerError):
+        return f"{error.value!r} is not something I can use here."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use this command here."
+    return None
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the person about ``error`` ephemerally; log it first when it is a bug."""
+    message = user_message(error)
+    if message is None:
+        command = interaction.command.qualified_name if interaction.command else None
+        log.error(
+            "unexpected error in %s (command %s, user %s, channel %s)",
+            interaction.type.name, command, interaction.user.id, interaction.channel_id,
+            exc_info=error,
+        )
+        message = APOLOGY
+    try:
+        await reply(interaction, message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message to user %s", interaction.user.id)
+
+
+async def on_tree_error(
+    interaction: discord.Interaction, error: app_commands.AppCommandError
+) -> None:
+    """The command tree's error handler (installed by the application at start-up)."""
+    await report_error(interaction, error)

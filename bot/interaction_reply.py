@@ -1,0 +1,51 @@
+"""Answering interactions: within Discord's 3-second window, and as a response or a follow-up.
+
+Discord drops an interaction that is not acknowledged within 3 seconds. ``within_deadline``
+runs the work and defers only if it is still running shortly before that, so a fast command
+costs one REST call and a slow one still answers in time. ``reply`` then picks the initial
+response or a follow-up, whichever is still possible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+T = TypeVar("T")
+
+DEFER_AFTER_SECONDS = 2.0
+
+
+async def within_deadline(
+    interaction: discord.Interaction,
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = True,
+    defer_after: float = DEFER_AFTER_SECONDS,
+) -> T:
+    """Await ``work``; if it takes longer than ``defer_after`` seconds, acknowledge the
+    interaction (a "thinking" message for commands, a silent update for components) first."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=defer_after)
+    if not done and not interaction.response.is_done():
+        is_component = interaction.type is discord.InteractionType.component
+        await interaction.response.defer(ephemeral=ephemeral, thinking=not is_component)
+    return await task
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = True,
+    **kwargs: Any,
+) -> None:
+    """Send ``content`` (and embeds/files/views in ``kwargs``) as the response, or as a
+    follow-up when the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)

@@ -1,0 +1,104 @@
+"""The one live message that shows a table in its channel, edited in place.
+
+It is posted on the table's first change and edited after that, through an
+``EditCoalescer``: one edit in flight, a minimum interval between edits, newer states replacing
+waiting ones, and the end of a hand always shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.edit_coalescer import EditCoalescer
+from bot.table_embed import TABLE_IMAGE_NAME, table_embed
+from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.views.table_controls import TableControls
+
+log = logging.getLogger(__name__)
+
+TableRenderer = Callable[[TableState], bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """What one edit shows: the public state, the current turn's options, the last result."""
+
+    state: TableState
+    prompt: TurnPrompt | None
+    outcome: HandOutcome | None
+
+
+class LiveTableMessage:
+    """Posts and edits the table message of one channel."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        channel_id: int,
+        *,
+        min_interval: float,
+        render_table: TableRenderer | None = None,
+    ) -> None:
+        self._client = client
+        self.channel_id = channel_id
+        self._render_table = render_table
+        self._coalescer: EditCoalescer[TableSnapshot] = EditCoalescer(self._publish, min_interval)
+        self.message: discord.Message | discord.PartialMessage | None = None
+        self._repost_next = False
+
+    def show(self, snapshot: TableSnapshot, *, keep: bool = False) -> None:
+        """Show ``snapshot`` soon; with ``keep`` it is shown even if newer ones follow."""
+        self._coalescer.submit(snapshot, keep=keep)
+
+    def repost(self, snapshot: TableSnapshot) -> None:
+        """Post the table as a new message at the bottom of the channel and delete the old one."""
+        self._repost_next = True
+        self._coalescer.submit(snapshot, keep=True)
+
+    def adopt(self, message: discord.Message | None) -> None:
+        """Take over an existing table message (one posted before a restart) if none is live."""
+        if self.message is None and message is not None:
+            self.message = message
+
+    async def flush(self) -> None:
+        """Wait until the latest snapshot is on Discord."""
+        await self._coalescer.flush()
+
+    def cancel(self) -> None:
+        """Stop editing; snapshots still waiting are dropped."""
+        self._coalescer.cancel()
+
+    async def _publish(self, snapshot: TableSnapshot) -> None:
+        image = None
+        if self._render_table is not None:
+            image = await asyncio.to_thread(self._render_table, snapshot.state)
+        embed = table_embed(snapshot.state, snapshot.outcome, with_image=image is not None)
+        view = TableControls(snapshot.state, snapshot.prompt)
+        if self.message is not None and not self._repost_next:
+            try:
+                files = [] if image is None else [_image_file(image)]
+                await self.message.edit(embed=embed, attachments=files, view=view)
+                return
+            except discord.NotFound:
+                log.info("table message in channel %s was deleted; posting a new one",
+                         self.channel_id)
+                self.message = None
+        old, self._repost_next = self.message, False
+        channel = self._client.get_partial_messageable(self.channel_id)
+        files = [] if image is None else [_image_file(image)]
+        self.message = await channel.send(embed=embed, files=files, view=view)
+        if old is not None:
+            try:
+                await old.delete()
+            except discord.HTTPException:
+                log.info("could not delete the previous table message in %s", self.channel_id)
+
+
+def _image_file(png: bytes) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE_NAME)

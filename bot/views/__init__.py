@@ -1,0 +1,1 @@
+"""Buttons and modals of the Discord front end, with stable custom ids."""
