@@ -345,7 +345,7 @@ class Hand:
         A raise is *to* a street total: at least the current bet plus the largest full bet or
         raise of this street (never less than a big blind), at most all-in. A player who has
         acted and since faced only all-ins for less than a full raise may just call or fold.
-        Nobody may bet or raise when no other player could answer it.
+        Nobody may bet or raise when no other player could put in more than the current bet.
         """
         seat = self._to_act
         if seat is None:
@@ -356,7 +356,9 @@ class Hand:
         reopened = (
             not self._acted[seat] or self._current_bet - self._acted_at[seat] >= self._last_raise
         )
-        may_aggress = all_in_to > self._current_bet and reopened and self._others_can_act(seat)
+        may_aggress = (
+            all_in_to > self._current_bet and reopened and self._others_can_call_more(seat)
+        )
         opening = self._current_bet == 0
         if may_aggress:
             full_to = self.big_blind if opening else self._current_bet + self._last_raise
@@ -462,6 +464,14 @@ class Hand:
 
     def _others_can_act(self, seat: int) -> bool:
         return any(self._can_act(other) for other in range(self.num_seats) if other != seat)
+
+    def _others_can_call_more(self, seat: int) -> bool:
+        """Could anyone else put in more than the current bet? If not, a raise is pointless."""
+        return any(
+            not self._folded[other] and self._bets[other] + self._stacks[other] > self._current_bet
+            for other in range(self.num_seats)
+            if other != seat
+        )
 
     def _needs_action(self, seat: int) -> bool:
         """A seat acts if it can and owes chips, or has not acted yet and someone could answer."""
