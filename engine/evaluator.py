@@ -192,7 +192,7 @@ def rank_columns(columns: np.ndarray) -> np.ndarray:
     def suited_masks(rows: np.ndarray, suits: np.ndarray) -> np.ndarray:
         masks = np.zeros(len(rows), dtype=np.intp)
         for column in columns:
-            held = column[rows]
+            held = column[rows].astype(np.intp)
             masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
         return masks
 
