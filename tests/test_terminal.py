@@ -1,0 +1,435 @@
+"""Offline play in the terminal: options, menu, drawings, input and whole scripted games."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.ledger import Ledger
+from bot.tables.errors import IllegalAction
+from bot.tables.notifier import (
+    HandOutcome,
+    PlayerResult,
+    PotAward,
+    PotState,
+    SeatState,
+    ShownHand,
+    TableState,
+    TurnPrompt,
+)
+from bot.terminal import main
+from bot.terminal.cli import parse_options
+from bot.terminal.console_notifier import ConsoleNotifier, RunItTwiceRequest, TurnRequest
+from bot.terminal.game import GUILD_ID, LOCAL_USER_ID
+from bot.terminal.line_reader import LineReader
+from bot.terminal.menu import MenuError, MenuOption, menu_options, read_amount, read_choice
+from bot.terminal.render import Style, detect_colour, render_outcome, render_table
+from bot.terminal.session import LEFT, LocalPlayer
+from engine.actions import Action, ActionKind, LegalActions, Street
+from engine.cards import parse_cards
+
+PLAIN = Style(colour=False)
+COLOUR = Style(colour=True)
+ME = 7
+STARTING_BALANCE = 10_000
+
+
+def legal(**changes: object) -> LegalActions:
+    values = dict(seat=0, can_fold=True, can_check=False, can_call=True, call_amount=20,
+                  can_bet=False, can_raise=True, min_to=40, max_to=1000, stack=990)
+    values.update(changes)
+    return LegalActions(**values)  # type: ignore[arg-type]
+
+
+def seat(index: int, name: str, user_id: int | None, **changes: object) -> SeatState:
+    values = dict(seat=index, name=name, user_id=user_id,
+                  bot_level=None if user_id is not None else "easy", stack=1000, bet=0,
+                  in_hand=True, folded=False, all_in=False, sitting_out=False, leaving=False,
+                  is_button=False)
+    values.update(changes)
+    return SeatState(**values)  # type: ignore[arg-type]
+
+
+def table(**changes: object) -> TableState:
+    values = dict(
+        guild_id=0, channel_id=0, hand_number=3, is_hand_running=True, street=Street.FLOP,
+        board=tuple(parse_cards("Ah Kd 7c")), boards=(tuple(parse_cards("Ah Kd 7c")),),
+        pots=(PotState(300, (0, 1, 2)), PotState(80, (0, 1))), pot_total=380,
+        seats=(seat(0, "alice", ME, stack=1500, bet=40),
+               seat(1, "Happy Hal", None, bet=40, is_button=True),
+               seat(2, "Pip", None, stack=0, all_in=True, shown_cards=()),
+               seat(3, "Cal", None, folded=True)),
+        button_seat=1, to_act_seat=0, to_act_deadline=None, last_action="Happy Hal: bet 40",
+        small_blind=10, big_blind=20, ante=0, max_seats=9,
+    )
+    values.update(changes)
+    return TableState(**values)  # type: ignore[arg-type]
+
+
+# -- options ---------------------------------------------------------------------------------
+
+
+def test_options_default_to_three_bots_of_each_level_and_blinds_10_20(tmp_path: Path) -> None:
+    options = parse_options([], {"DATABASE_PATH": str(tmp_path / "x.sqlite3")})
+    assert options.bots == ("easy", "medium", "hard")
+    assert (options.small_blind, options.big_blind) == (10, 20)
+    assert options.database_path == tmp_path / "x.sqlite3"
+    assert options.seed is None and not options.fast and options.buy_in is None
+
+
+def test_options_read_every_flag() -> None:
+    options = parse_options(["--bots", "hard,easy", "--blinds", "25/50", "--buy-in", "3000",
+                             "--database", "my.db", "--seed", "7", "--fast", "--no-color"], {})
+    assert options.bots == ("hard", "easy")
+    assert (options.small_blind, options.big_blind, options.buy_in) == (25, 50, 3000)
+    assert options.database_path == Path("my.db")
+    assert (options.seed, options.fast, options.colour) == (7, True, False)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--blinds", "20"], "write them like '10/20'"),
+    (["--blinds", "30/20"], "at most the big blind"),
+    (["--bots", "easy,genius"], "unknown bot level 'genius'"),
+    (["--bots", ",".join(["easy"] * 9)], "at most 8 bots"),
+    (["--buy-in", "-5"], "not a positive whole number"),
+])
+def test_bad_options_are_explained_and_exit_with_usage_status(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        parse_options(argv, {})
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+# -- the action menu -------------------------------------------------------------------------
+
+
+def test_menu_numbers_are_fixed_by_meaning_and_illegal_options_are_left_out() -> None:
+    facing_bet = menu_options(legal())
+    assert [(o.number, o.label) for o in facing_bet] == [
+        (1, "fold"), (2, "call 20"), (3, "raise to 40-1,000"), (4, "all-in 990")]
+    unopened = menu_options(legal(can_fold=False, can_check=True, can_call=False, call_amount=0,
+                                  can_bet=True, can_raise=False, min_to=20))
+    assert [(o.number, o.label) for o in unopened] == [
+        (2, "check"), (3, "bet 20-1,000"), (4, "all-in 990")]
+
+
+def test_menu_leaves_out_a_raise_that_can_only_be_all_in() -> None:
+    options = menu_options(legal(min_to=1000, max_to=1000))
+    assert [o.number for o in options] == [1, 2, 4]
+
+
+def test_a_call_of_the_whole_stack_is_the_all_in_option() -> None:
+    options = menu_options(legal(call_amount=990, can_raise=False, min_to=0, max_to=0))
+    assert [o.label for o in options] == ["fold", "call 990 (all-in)"]
+
+
+def test_menu_choices_by_number_or_word() -> None:
+    assert read_choice(legal(), "1") == Action(ActionKind.FOLD)
+    assert read_choice(legal(), "call") == Action(ActionKind.CALL)
+    assert read_choice(legal(), " 4 ") == Action(ActionKind.ALL_IN)
+    assert read_choice(legal(), "raise 1,000") == Action(ActionKind.RAISE, 1000)
+    assert read_choice(legal(), "3") == MenuOption(3, ActionKind.RAISE, "raise to 40-1,000")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "Type a number: 1, 2, 3 or 4."),
+    ("9", "'9' is not on the menu; choose 1, 2, 3 or 4."),
+    ("check", "'check' is not on the menu"),
+    ("2 50", "call takes no amount"),
+    ("3 lots", "'lots' is not a number of chips"),
+    ("3 30", "30 is out of range; raise to 40-1,000 (Enter: 40)."),
+])
+def test_bad_menu_input_is_explained(text: str, message: str) -> None:
+    with pytest.raises(MenuError, match=re.escape(message)):
+        read_choice(legal(), text)
+
+
+def test_amount_is_a_street_total_within_the_range_and_enter_takes_the_minimum() -> None:
+    assert read_amount(legal(), "") == Action(ActionKind.RAISE, 40)
+    assert read_amount(legal(can_bet=True, can_raise=False), "500") == Action(ActionKind.BET, 500)
+    with pytest.raises(MenuError, match="1,001 is out of range"):
+        read_amount(legal(), "1001")
+
+
+# -- drawings --------------------------------------------------------------------------------
+
+
+def test_cards_are_plain_letters_without_colour_and_red_or_bold_suit_symbols_with_it() -> None:
+    hearts, spades = parse_cards("Ah Ks")
+    assert PLAIN.cards((hearts, spades)) == "Ah Ks"
+    assert COLOUR.card(hearts) == "\x1b[1;31mA♥\x1b[0m"
+    assert COLOUR.card(spades) == "\x1b[1mK♠\x1b[0m"
+
+
+class FakeTerminal(io.StringIO):
+    def __init__(self, tty: bool, encoding: str = "utf-8") -> None:
+        super().__init__()
+        self._tty, self._encoding = tty, encoding
+
+    def isatty(self) -> bool:
+        return self._tty
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
+
+
+@pytest.mark.parametrize(("tty", "encoding", "environ", "expected"), [
+    (True, "utf-8", {"TERM": "xterm-256color"}, True),
+    (True, "utf-8", {"NO_COLOR": "1"}, False),
+    (True, "utf-8", {"TERM": "dumb"}, False),
+    (False, "utf-8", {}, False),
+    (True, "ascii", {}, False),
+])
+def test_colour_only_on_a_terminal_that_can_show_it_and_never_with_no_color(
+    tty: bool, encoding: str, environ: dict[str, str], expected: bool
+) -> None:
+    assert detect_colour(FakeTerminal(tty, encoding), environ) is expected
+
+
+def test_table_shows_board_pots_side_pots_stacks_bets_turn_and_only_your_cards() -> None:
+    drawing = render_table(table(), PLAIN, ME, parse_cards("Qs Qh"))
+    lines = drawing.splitlines()
+    assert lines[0].startswith("-- Hand #3 | Flop | blinds 10/20 ")
+    assert lines[1] == "Board   Ah Kd 7c    Pot 380 (main 300, side 1 80)"
+    you, hal, pip, cal = lines[2:6]
+    assert you.startswith(">  You") and "1,500  bet 40" in you and you.endswith("Qs Qh")
+    assert hal.startswith(" D Happy Hal (easy)") and "bet 40" in hal and "Q" not in hal
+    assert "all-in" in pip and "folded" in cal
+    assert lines[6] == "Last: Happy Hal: bet 40"
+
+
+def test_table_names_your_own_last_action_you() -> None:
+    drawing = render_table(table(last_action="alice: raise 80"), PLAIN, ME)
+    assert drawing.splitlines()[-1] == "Last: You: raise 80"
+
+
+def test_cards_shown_at_showdown_appear_on_their_seat() -> None:
+    shown = table(seats=(seat(0, "alice", ME), seat(1, "Pip", None,
+                                                    shown_cards=tuple(parse_cards("9c 9d")))))
+    assert render_table(shown, PLAIN, ME).splitlines()[3].endswith("9c 9d")
+
+
+def outcome(**changes: object) -> HandOutcome:
+    board = tuple(parse_cards("Ah Kd 7c 2s 9h"))
+    values = dict(
+        hand_number=3, hand_id=11, boards=(board,),
+        awards=(PotAward(0, "alice", 300, 0, 0, "Three of a kind, Queens"),
+                PotAward(1, "Happy Hal", 80, 1, 0, "Pair of Aces")),
+        shown=(ShownHand(0, "alice", tuple(parse_cards("Qs Qh")), ("Three of a kind, Queens",)),
+               ShownHand(1, "Happy Hal", tuple(parse_cards("Ac 3d")), ("Pair of Aces",))),
+        mucked_seats=(2,),
+        results=(PlayerResult(0, "alice", ME, 160, 1660), PlayerResult(1, "Happy Hal", None,
+                                                                       -60, 940),
+                 PlayerResult(2, "Pip", None, -100, 0)),
+        history_text="",
+    )
+    values.update(changes)
+    return HandOutcome(**values)  # type: ignore[arg-type]
+
+
+def test_showdown_shows_every_hand_shown_with_its_name_and_who_won_what_from_which_pot() -> None:
+    lines = render_outcome(outcome(), PLAIN, ME).splitlines()
+    assert lines[0].startswith("-- Hand #3 result")
+    assert lines[1] == "Board   Ah Kd 7c 2s 9h"
+    assert lines[2].split() == ["You", "Qs", "Qh", "Three", "of", "a", "kind,", "Queens"]
+    assert lines[3].split()[-3:] == ["Pair", "of", "Aces"] and "Ac 3d" in lines[3]
+    assert lines[4].split() == ["Pip", "mucks"]
+    assert lines[5] == "You win 300 from the main pot with Three of a kind, Queens"
+    assert lines[6] == "Happy Hal wins 80 from side pot 1 with Pair of Aces"
+    assert lines[7] == "Your stack: 1,660 (+160 this hand)"
+
+
+def test_a_hand_run_twice_shows_both_boards_and_the_board_of_each_award() -> None:
+    second = tuple(parse_cards("Ah Kd 7c Qd 3c"))
+    ran_twice = outcome(
+        boards=(outcome().boards[0], second),
+        awards=(PotAward(0, "alice", 150, 0, 0, None), PotAward(1, "Happy Hal", 150, 0, 1, None)),
+        shown=(),
+    )
+    text = render_outcome(ran_twice, PLAIN, ME)
+    assert "Board 1 Ah Kd 7c 2s 9h" in text and "Board 2 Ah Kd 7c Qd 3c" in text
+    assert "You win 150 from the pot on board 1" in text
+    assert "Happy Hal wins 150 from the pot on board 2" in text
+
+
+# -- reading lines ---------------------------------------------------------------------------
+
+
+async def test_lines_come_in_order_and_the_end_of_input_stays_none() -> None:
+    reader = LineReader(io.StringIO("2\r\nraise 80\n"))
+    reader.start()
+    assert [await reader.take() for _ in range(4)] == ["2", "raise 80", None, None]
+
+
+async def test_q_is_noticed_before_it_is_read_without_skipping_earlier_lines() -> None:
+    reader = LineReader(io.StringIO("2\nq\n"))
+    reader.start()
+    waiting = asyncio.ensure_future(reader.wait_for_leave())
+    await asyncio.sleep(0.05)
+    assert not waiting.done()  # "2" is still to be read: it is not a request to leave
+    assert await reader.take() == "2"
+    await asyncio.wait_for(waiting, 1)
+    assert await reader.take() == "q"
+
+
+# -- the local player's answers (with a recording table) ------------------------------------
+
+
+class RecordingManager:
+    def __init__(self, refuse_first: bool = False) -> None:
+        self.actions: list[Action] = []
+        self.answers: list[bool] = []
+        self.refuse_first = refuse_first
+
+    async def act(self, channel_id: int, user_id: int, action: Action) -> None:
+        if self.refuse_first:
+            self.refuse_first = False
+            raise IllegalAction("You cannot do that: the table says no.")
+        self.actions.append(action)
+
+    async def answer_run_it_twice(self, channel_id: int, user_id: int, agree: bool) -> None:
+        self.answers.append(agree)
+
+
+async def answer(
+    script: str, request: TurnRequest | RunItTwiceRequest, manager: RecordingManager
+) -> tuple[str, str]:
+    out = io.StringIO()
+    notifier = ConsoleNotifier(out, PLAIN, ME)
+    reader = LineReader(io.StringIO(script))
+    reader.start()
+    notifier.requests.put_nowait(request)
+    player = LocalPlayer(manager, notifier, reader, channel_id=0,  # type: ignore[arg-type]
+                         echo_input=True)
+    reason = await asyncio.wait_for(player.play(), 5)
+    return reason, out.getvalue()
+
+
+async def test_bad_choices_and_amounts_are_explained_and_asked_again() -> None:
+    manager = RecordingManager()
+    turn = TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380))
+    reason, output = await answer("7\n3\n5000\n120\nq\n", turn, manager)
+    assert manager.actions == [Action(ActionKind.RAISE, 120)]
+    assert "Your turn: 20 to call, pot 380." in output
+    assert "'7' is not on the menu; choose 1, 2, 3 or 4." in output
+    assert "5,000 is out of range; raise to 40-1,000 (Enter: 40)." in output
+    assert reason == LEFT
+
+
+async def test_an_action_the_table_refuses_is_explained_and_asked_again() -> None:
+    manager = RecordingManager(refuse_first=True)
+    turn = TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380))
+    _, output = await answer("2\n1\n", turn, manager)
+    assert "You cannot do that: the table says no." in output
+    assert manager.actions == [Action(ActionKind.FOLD)]
+
+
+async def test_q_at_the_amount_question_leaves_without_acting() -> None:
+    manager = RecordingManager()
+    reason, _ = await answer("3\nq\n", TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380)),
+                             manager)
+    assert reason == LEFT and manager.actions == []
+
+
+async def test_run_it_twice_question_takes_y_or_n_and_explains_anything_else() -> None:
+    manager = RecordingManager()
+    reason, output = await answer("maybe\ny\n", RunItTwiceRequest(table(), 0.0), manager)
+    assert manager.answers == [True]
+    assert "Run it twice? y/n" in output and "Answer y for yes or n for no." in output
+    assert reason == LEFT  # then the input ended
+
+
+async def test_end_of_input_while_waiting_for_a_turn_leaves() -> None:
+    out = io.StringIO()
+    notifier = ConsoleNotifier(out, PLAIN, ME)
+    reader = LineReader(io.StringIO(""))
+    reader.start()
+    player = LocalPlayer(RecordingManager(), notifier, reader, channel_id=0)  # type: ignore[arg-type]
+    assert await asyncio.wait_for(player.play(), 5) == LEFT
+
+
+# -- whole games -----------------------------------------------------------------------------
+
+
+async def ledger_figures(path: Path) -> tuple[int, bool]:
+    async with await Ledger.open(path) as ledger:
+        return await ledger.balance(GUILD_ID, LOCAL_USER_ID), (await ledger.audit()).ok
+
+
+def session_figures(output: str, starting_balance: int = STARTING_BALANCE) -> tuple[int, int, int]:
+    """(stack bought in, chips cashed out, balance at the end) as the output states them."""
+    bought = re.search(r"You sit down with ([\d,]+) chips", output)
+    cashed = re.search(r"You cash out ([\d,]+) chips", output)
+    balance = re.search(r"Balance: ([\d,]+) chips \(([+-][\d,]+) this session\)", output)
+    assert bought and cashed and balance, output
+    number = lambda text: int(text.replace(",", ""))  # noqa: E731
+    assert number(balance[1]) - number(balance[2]) == starting_balance
+    return number(bought[1]), number(cashed[1]), number(balance[1])
+
+
+def play_piped(script: str, database: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "play", "--fast", "--database", str(database), *args],
+        input=script, capture_output=True, text=True, env=env, timeout=120,
+    )
+
+
+def test_a_piped_game_plays_hands_and_the_ledger_matches_what_the_output_said(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "holdem.sqlite3"
+    result = play_piped("2\n" * 12 + "q\n", database, "--seed", "5", "--bots", "easy,medium")
+    assert result.returncode == 0, result.stderr
+    output = result.stdout
+    assert "Your turn:" in output and "Board" in output and "\x1b[" not in output
+    assert "result" in output  # at least one hand was played to the end
+    bought, cashed, balance = session_figures(output)
+    assert balance == STARTING_BALANCE - bought + cashed
+    assert asyncio.run(ledger_figures(database)) == (balance, True)
+
+
+def test_end_of_input_leaves_cleanly_and_the_balance_persists_between_runs(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "holdem.sqlite3"
+    first = play_piped("2\n2\n1\n", database, "--seed", "9", "--bots", "easy")
+    assert first.returncode == 0, first.stderr
+    assert "Traceback" not in first.stderr
+    _, _, after_first = session_figures(first.stdout)
+    second = play_piped("", database, "--seed", "9", "--bots", "easy", "--buy-in", "1000")
+    assert second.returncode == 0, second.stderr
+    bought, cashed, balance = session_figures(second.stdout, starting_balance=after_first)
+    assert bought == 1000 and balance == after_first - bought + cashed
+    assert asyncio.run(ledger_figures(database)) == (balance, True)
+
+
+def test_main_runs_in_process_with_scripted_input(tmp_path: Path) -> None:
+    out = io.StringIO()
+    database = tmp_path / "holdem.sqlite3"
+    status = main(["--fast", "--seed", "1", "--bots", "medium", "--blinds", "5/10",
+                   "--database", str(database)],
+                  stdin=io.StringIO("9\n2\n2\nq\n"), stdout=out, environ={})
+    output = out.getvalue()
+    assert status == 0
+    assert "blinds 5/10" in output
+    assert "'9' is not on the menu" in output
+    assert asyncio.run(ledger_figures(database))[1]
+
+
+def test_a_buy_in_the_table_refuses_is_explained_and_nothing_changes(tmp_path: Path) -> None:
+    database = tmp_path / "holdem.sqlite3"
+    result = play_piped("", database, "--buy-in", "5", "--bots", "easy")
+    assert result.returncode == 1
+    assert "Cannot sit down: The buy-in must be between 800 and 4,000 chips" in result.stdout
+    assert asyncio.run(ledger_figures(database)) == (STARTING_BALANCE, True)
