@@ -1,0 +1,191 @@
+"""The table as a PNG for the channel: felt, seats, bets, button, board, pots, whose turn.
+
+It draws only ``TableState``, which is public: hole cards appear only when shown at showdown
+(``SeatState.shown_cards``), with the hand they make. The felt is drawn once and reused.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render.card_faces import card_face, font
+from bot.tables.notifier import PotState, SeatState, TableState
+from engine.evaluator import describe
+
+WIDTH, HEIGHT = 800, 450
+CENTRE = (WIDTH / 2, HEIGHT / 2 - 5)
+FELT_BOX = (70, 55, 730, 385)
+SEAT_RADII = (345, 195)  # seat boxes sit on an oval just outside the felt
+BET_RADII = (200, 92)  # chips and the dealer button sit between the seat and the board
+BOARD_CARD = (50, 70)
+SHOWN_CARD = (34, 48)
+SEAT_BOX = (136, 46)
+
+BACKGROUND = (24, 27, 32)
+RAIL = (92, 58, 30)
+FELT = (31, 111, 67)
+FELT_LINE = (48, 140, 88)
+TEXT = (228, 230, 224)
+DIM_TEXT = (150, 160, 150)
+SEAT_FILL = (30, 34, 40)
+FOLDED_FILL = (55, 58, 62)
+TO_ACT = (255, 200, 40)
+CHIP = (220, 60, 50)
+BUTTON = (236, 214, 160)
+ALL_IN = (220, 60, 50)
+
+
+def render_table(state: TableState) -> bytes:
+    """PNG (800x450) of the table as everyone in the channel may see it."""
+    image = _felt().copy()
+    draw = ImageDraw.Draw(image)
+    _draw_header(draw, state)
+    _draw_board(image, draw, state)
+    _draw_pots(draw, state.pots, state.pot_total)
+    hand_names = shown_hand_names(state)
+    for seat in state.seats:
+        _draw_seat(image, draw, state, seat, hand_names.get(seat.seat))
+    # A 256-colour palette looks the same here and encodes twice as fast as RGB.
+    palette = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    palette.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _felt() -> Image.Image:
+    """The static layer: background, rail and felt."""
+    image = Image.new("RGBA", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    left, top, right, bottom = FELT_BOX
+    draw.ellipse((left - 14, top - 14, right + 14, bottom + 14), fill=RAIL)
+    draw.ellipse(FELT_BOX, fill=FELT)
+    draw.ellipse((left + 24, top + 24, right - 24, bottom - 24), outline=FELT_LINE, width=2)
+    return image
+
+
+def _seat_angle(seat: int, max_seats: int) -> float:
+    """Seat 0 at the bottom centre, then clockwise, evenly spread."""
+    return math.pi / 2 + 2 * math.pi * seat / max(max_seats, 2)
+
+
+def _on_oval(radii: tuple[float, float], angle: float) -> tuple[float, float]:
+    return CENTRE[0] + radii[0] * math.cos(angle), CENTRE[1] + radii[1] * math.sin(angle)
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, state: TableState) -> None:
+    blinds = f"Blinds {state.small_blind:,}/{state.big_blind:,}"
+    if state.ante:
+        blinds += f" ante {state.ante:,}"
+    draw.text((12, 8), f"Hand #{state.hand_number}  ·  {blinds}", font=font(15), fill=TEXT)
+    street = state.street.label if state.street is not None and state.is_hand_running \
+        else "Waiting for the next hand"
+    draw.text((WIDTH - 12, 8), street, font=font(15), fill=TEXT, anchor="ra")
+    if state.last_action:
+        draw.text((WIDTH / 2, HEIGHT - 10), state.last_action, font=font(14), fill=DIM_TEXT,
+                  anchor="md")
+
+
+def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState) -> None:
+    width, height = BOARD_CARD
+    boards = state.boards or (state.board,)
+    gap = 6
+    row_height = height + 6 if len(boards) > 1 else height
+    top = CENTRE[1] - (row_height * len(boards)) / 2
+    left = CENTRE[0] - (5 * width + 4 * gap) / 2
+    for row, board in enumerate(boards):
+        y = int(top + row * row_height)
+        for slot in range(5):
+            x = int(left + slot * (width + gap))
+            if slot < len(board):
+                image.alpha_composite(card_face(board[slot], width, height), (x, y))
+            else:
+                draw.rounded_rectangle((x, y, x + width - 1, y + height - 1), radius=6,
+                                       outline=FELT_LINE, width=2)
+
+
+def _draw_pots(draw: ImageDraw.ImageDraw, pots: tuple[PotState, ...], total: int) -> None:
+    if total:
+        draw.text((CENTRE[0], CENTRE[1] - 52), f"Pot {total:,}", font=font(18), fill=TEXT,
+                  anchor="md")
+    side_pots = [f"Side pot {index}: {pot.amount:,}" for index, pot in enumerate(pots[1:], 1)]
+    if len(pots) > 1:
+        draw.text((CENTRE[0], CENTRE[1] + 48), f"Main {pots[0].amount:,}   " +
+                  "   ".join(side_pots), font=font(13), fill=TEXT, anchor="ma")
+
+
+def shown_hand_names(state: TableState) -> dict[int, str]:
+    """By seat, the name of each shown hand on each board (``"A / B"`` when run twice)."""
+    names: dict[int, str] = {}
+    boards = [board for board in (state.boards or (state.board,)) if len(board) >= 3]
+    for seat in state.seats:
+        if seat.shown_cards and boards:
+            names[seat.seat] = " / ".join(
+                describe(seat.shown_cards + board).name for board in boards)
+    return names
+
+
+def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
+               seat: SeatState, hand_name: str | None) -> None:
+    angle = _seat_angle(seat.seat, state.max_seats)
+    x, y = _on_oval(SEAT_RADII, angle)
+    box_width, box_height = SEAT_BOX
+    x = min(max(x, box_width / 2 + 4), WIDTH - box_width / 2 - 4)
+    y = min(max(y, box_height / 2 + 30), HEIGHT - box_height / 2 - 28)
+    box = (x - box_width / 2, y - box_height / 2, x + box_width / 2, y + box_height / 2)
+    is_to_act = state.is_hand_running and state.to_act_seat == seat.seat
+    faded = seat.folded or seat.sitting_out or not seat.in_hand
+    draw.rounded_rectangle(box, radius=10, fill=FOLDED_FILL if faded else SEAT_FILL,
+                           outline=TO_ACT if is_to_act else (90, 95, 100),
+                           width=4 if is_to_act else 1)
+    name = seat.name if len(seat.name) <= 15 else seat.name[:14] + "…"
+    text_colour = DIM_TEXT if faded else TEXT
+    draw.text((x, box[1] + 5), name, font=font(14), fill=text_colour, anchor="ma")
+    draw.text((x, box[1] + 25), _seat_status(seat), font=font(13),
+              fill=ALL_IN if seat.all_in else text_colour, anchor="ma")
+    if seat.shown_cards:
+        _draw_shown(image, draw, seat, (x, box[1]), hand_name)
+    toward_centre = _on_oval(BET_RADII, angle)
+    if seat.bet:
+        _draw_chips(draw, toward_centre, seat.bet)
+    if seat.is_button:
+        bx, by = _on_oval((BET_RADII[0] + 60, BET_RADII[1] + 38), angle + 0.22)
+        draw.ellipse((bx - 11, by - 11, bx + 11, by + 11), fill=BUTTON, outline=(40, 40, 40))
+        draw.text((bx, by), "D", font=font(14), fill=(20, 20, 20), anchor="mm")
+
+
+def _seat_status(seat: SeatState) -> str:
+    if seat.sitting_out:
+        return "sitting out"
+    if seat.folded:
+        return f"{seat.stack:,} · folded"
+    if seat.all_in:
+        return "ALL-IN"
+    return f"{seat.stack:,}"
+
+
+def _draw_shown(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatState,
+                top_centre: tuple[float, float], hand_name: str | None) -> None:
+    width, height = SHOWN_CARD
+    x, top = top_centre
+    count = len(seat.shown_cards)
+    left = x - (count * width + (count - 1) * 3) / 2
+    y = top - height + 8 if top - height + 8 > 26 else top + SEAT_BOX[1] - 8
+    for index, card in enumerate(seat.shown_cards):
+        image.alpha_composite(card_face(card, width, height), (int(left + index * (width + 3)),
+                                                              int(y)))
+    if hand_name:
+        below = y + height + 2 if y > top else y - 16
+        draw.text((x, below), hand_name, font=font(12), fill=TO_ACT, anchor="ma",
+                  stroke_width=2, stroke_fill=BACKGROUND)
+
+
+def _draw_chips(draw: ImageDraw.ImageDraw, at: tuple[float, float], amount: int) -> None:
+    x, y = at
+    draw.ellipse((x - 9, y - 9, x + 9, y + 9), fill=CHIP, outline=TEXT, width=2)
+    draw.text((x + 13, y), f"{amount:,}", font=font(14), fill=TEXT, anchor="lm",
+              stroke_width=2, stroke_fill=FELT)

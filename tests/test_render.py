@@ -1,0 +1,112 @@
+"""Table and card images: what is drawn, and that hole cards are drawn only once shown."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from bot.render import render_cards, render_table
+from bot.render.card_faces import FACE_COLOUR
+from bot.render.table_image import HEIGHT, TO_ACT, WIDTH, shown_hand_names
+from bot.tables.notifier import PotState, SeatState, TableState
+from engine.actions import Street
+from engine.cards import parse_cards
+
+
+def seat(number: int, name: str, stack: int, **changes: object) -> SeatState:
+    fields: dict[str, object] = dict(
+        seat=number, name=name, user_id=100 + number, bot_level=None, stack=stack, bet=0,
+        in_hand=True, folded=False, all_in=False, sitting_out=False, leaving=False,
+        is_button=False)
+    fields.update(changes)
+    return SeatState(**fields)  # type: ignore[arg-type]
+
+
+def table(board: str = "", **changes: object) -> TableState:
+    cards = tuple(parse_cards(board))
+    fields: dict[str, object] = dict(
+        guild_id=1, channel_id=2, hand_number=7, is_hand_running=True, street=Street.PREFLOP,
+        board=cards, boards=(cards,), pots=(PotState(30, (0, 1, 2)),), pot_total=30,
+        seats=(seat(0, "alice", 990, bet=10), seat(1, "bob", 995, bet=5, is_button=True),
+               seat(2, "Easy Bot", 1000, user_id=None, bot_level="easy")),
+        button_seat=1, to_act_seat=0, to_act_deadline=None, last_action="bob posts 5",
+        small_blind=5, big_blind=10, ante=0, max_seats=6)
+    fields.update(changes)
+    return TableState(**fields)  # type: ignore[arg-type]
+
+
+def showdown() -> TableState:
+    state = table("Ah Kd 7c 2s 9h", street=Street.SHOWDOWN, to_act_seat=None)
+    shown = {0: "As Ad", 1: "Kh Qh"}
+    seats = tuple(dataclasses.replace(s, shown_cards=tuple(parse_cards(shown[s.seat])))
+                  if s.seat in shown else s for s in state.seats)
+    return dataclasses.replace(state, seats=seats)
+
+
+def image_of(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def pixels_near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 6) -> int:
+    """How many pixels are within ``tolerance`` of ``colour`` (the PNG has a palette)."""
+    distance = np.abs(np.asarray(image, dtype=np.int16) - np.array(colour, dtype=np.int16))
+    return int((distance.max(axis=2) <= tolerance).sum())
+
+
+def card_face_pixels(image: Image.Image) -> int:
+    return pixels_near(image, FACE_COLOUR)
+
+
+def test_table_image_is_an_800_by_450_png() -> None:
+    assert image_of(render_table(table())).size == (WIDTH, HEIGHT)
+
+
+def test_no_card_is_drawn_before_the_flop_so_no_hole_cards_are() -> None:
+    assert card_face_pixels(image_of(render_table(table()))) == 0
+
+
+def test_board_cards_are_drawn_face_up() -> None:
+    assert card_face_pixels(image_of(render_table(table("Ah Kd 7c", street=Street.FLOP)))) > 0
+
+
+def test_hole_cards_are_drawn_only_when_shown_at_showdown() -> None:
+    shown = showdown()
+    hidden = dataclasses.replace(shown, seats=tuple(
+        dataclasses.replace(s, shown_cards=()) for s in shown.seats))
+    with_shown = card_face_pixels(image_of(render_table(shown)))
+    without = card_face_pixels(image_of(render_table(hidden)))
+    assert with_shown > without > 0
+
+
+def test_shown_hands_are_named_on_every_board() -> None:
+    assert shown_hand_names(showdown()) == {0: "Three of a Kind, Aces", 1: "Pair of Kings"}
+    twice = dataclasses.replace(showdown(), boards=(
+        tuple(parse_cards("Ah Kd 7c 2s 9h")), tuple(parse_cards("Ah Kd 7c Kc 3d"))))
+    assert shown_hand_names(twice)[1] == "Pair of Kings / Three of a Kind, Kings"
+
+
+def test_the_player_to_act_is_highlighted() -> None:
+    def highlight(state: TableState) -> int:
+        return pixels_near(image_of(render_table(state)), TO_ACT)
+
+    assert highlight(table()) > 0
+    assert highlight(table(to_act_seat=None)) == 0
+
+
+def test_dealt_cards_image_grows_with_the_number_of_cards() -> None:
+    two = image_of(render_cards(parse_cards("Ah Kd")))
+    five = image_of(render_cards(parse_cards("Ah Kd Qc Js Th")))
+    assert two.height == five.height and five.width > two.width
+    assert card_face_pixels(two) > 0
+
+
+@pytest.mark.parametrize("cards", [[], [50, 50], [52], list(range(8))])
+def test_dealt_cards_image_refuses_bad_cards(cards: list[int]) -> None:
+    with pytest.raises(ValueError):
+        render_cards(cards)
