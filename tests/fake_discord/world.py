@@ -23,7 +23,9 @@ from .records import (
 )
 
 LOADING_FLAG = 1 << 7
-MESSAGE_FIELDS = ("content", "embeds", "components", "flags")
+MESSAGE_FIELDS = ("content", "embeds", "components")
+UPLOAD_INDEX_LIMIT = 10_000
+"""Attachment ids below this are ``files[n]`` upload indexes; real ids are snowflakes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,16 +154,17 @@ class World:
         """Apply an edit: fields present replace the old ones; ``attachments`` lists the files
         kept (by id) and the new ones (by upload index)."""
         for name in MESSAGE_FIELDS:
-            if name in body and name != "flags":
+            if name in body:
                 setattr(message, name, body[name] if body[name] is not None else
                         ("" if name == "content" else []))
         message.flags &= ~LOADING_FLAG
         if "attachments" in body or files:
             listed = body.get("attachments")
-            kept_ids = {int(item["id"]) for item in listed or [] if int(item["id"]) > 10_000}
+            kept_ids = {int(item["id"]) for item in listed or []
+                        if int(item["id"]) >= UPLOAD_INDEX_LIMIT}
             kept = [attachment for attachment in message.attachments
                     if listed is None or attachment.id in kept_ids]
-            uploads = [item for item in listed or [] if int(item["id"]) <= 10_000]
+            uploads = [item for item in listed or [] if int(item["id"]) < UPLOAD_INDEX_LIMIT]
             message.attachments = kept + self._new_attachments(uploads or None, files)
         message.edit_count += 1
         message.edited_at = payloads.timestamp()
