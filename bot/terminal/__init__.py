@@ -9,6 +9,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
+from bot.logging_setup import configure_logging
 from bot.terminal.cli import parse_options
 from bot.terminal.game import play
 from bot.terminal.render import Style, detect_colour
@@ -26,6 +27,8 @@ def main(
     """Run ``holdem play [options]``; returns the exit status (0 after leaving the table)."""
     env = os.environ if environ is None else environ
     options = parse_options(sys.argv[1:] if argv is None else argv, env)
+    # Only problems are logged, to stderr, so they never mix with the table on stdout.
+    configure_logging(env.get("LOG_LEVEL", "").strip() or "WARNING")
     out = sys.stdout if stdout is None else stdout
     colour = options.colour if options.colour is not None else detect_colour(out, env)
     try:

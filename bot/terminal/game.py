@@ -106,7 +106,7 @@ async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
     except NotSeated:
         return
     if cashed is None:
-        notifier.say("You fold and leave when this hand is over.")
+        notifier.say("You leave when this hand is over.")
         cashed = await _wait_until_unseated(manager, notifier)
     if cashed is not None:
         notifier.say(f"You cash out {cashed:,} chips.")
