@@ -110,7 +110,7 @@ class LegalActions:
             return self.can_check
         if kind is ActionKind.CALL:
             return self.can_call
-        if kind is ActionKind.ALL_IN:
-            return self.stack > 0
+        if kind is ActionKind.ALL_IN:  # a call of the whole stack, or a bet or raise to max_to
+            return self.stack > 0 and (self.stack <= self.call_amount or self.can_bet_or_raise)
         allowed = self.can_bet if kind is ActionKind.BET else self.can_raise
         return allowed and self.min_to <= action.amount <= self.max_to
