@@ -134,8 +134,9 @@ def equity_against(
     deck = np.setdiff1d(np.arange(52), known)
     runouts = deck[generator.integers(0, len(deck), size=(samples, missing))]
     valid = np.ones(samples, dtype=bool)
-    if missing == 2:
-        valid &= runouts[:, 0] != runouts[:, 1]
+    for first in range(missing):
+        for second in range(first + 1, missing):
+            valid &= runouts[:, first] != runouts[:, second]
     held: list[np.ndarray] = []
     for opponent_range in ranges:
         probabilities = opponent_range.weights / opponent_range.weights.sum()
