@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.ledger import Ledger
-from bot.tables.errors import IllegalAction
+from bot.tables.errors import IllegalAction, NotEnoughChips
 from bot.tables.notifier import (
     HandOutcome,
     PlayerResult,
@@ -25,14 +25,21 @@ from bot.tables.notifier import (
     TableState,
     TurnPrompt,
 )
+from bot.tables.settings import TableSettings
 from bot.terminal import main, menu, render
 from bot.terminal.cli import parse_options
-from bot.terminal.console_notifier import ConsoleNotifier, RunItTwiceRequest, TurnRequest
+from bot.terminal.console_notifier import (
+    ConsoleNotifier,
+    OutOfChipsRequest,
+    Request,
+    RunItTwiceRequest,
+    TurnRequest,
+)
 from bot.terminal.game import GUILD_ID, LOCAL_USER_ID
 from bot.terminal.line_reader import LineReader
 from bot.terminal.menu import MenuError, MenuOption, menu_options, read_amount, read_choice
 from bot.terminal.render import Style, detect_colour, render_outcome, render_table
-from bot.terminal.session import LEFT, LocalPlayer
+from bot.terminal.session import LocalPlayer
 from engine.actions import Action, ActionKind, LegalActions, Street
 from engine.cards import parse_cards
 
@@ -287,10 +294,14 @@ async def test_q_is_noticed_before_it_is_read_without_skipping_earlier_lines() -
 
 
 class RecordingManager:
-    def __init__(self, refuse_first: bool = False) -> None:
+    """The part of ``TableManager`` the local player uses, recording what it is asked."""
+
+    def __init__(self, refuse_first: bool = False, balance: int = 5000) -> None:
         self.actions: list[Action] = []
         self.answers: list[bool] = []
+        self.top_ups: list[int] = []
         self.refuse_first = refuse_first
+        self.balance = balance
 
     async def act(self, channel_id: int, user_id: int, action: Action) -> None:
         if self.refuse_first:
@@ -301,10 +312,18 @@ class RecordingManager:
     async def answer_run_it_twice(self, channel_id: int, user_id: int, agree: bool) -> None:
         self.answers.append(agree)
 
+    def table_settings(self, channel_id: int) -> TableSettings:
+        return TableSettings()
 
-async def answer(
-    script: str, request: TurnRequest | RunItTwiceRequest, manager: RecordingManager
-) -> tuple[str, str]:
+    async def top_up(self, channel_id: int, user_id: int, amount: int) -> int:
+        if amount > self.balance:
+            raise NotEnoughChips(f"You need {amount:,} chips but have {self.balance:,}.")
+        self.top_ups.append(amount)
+        return amount
+
+
+async def answer(script: str, request: Request, manager: RecordingManager) -> str:
+    """What the local player printed answering ``request`` from ``script``, until leaving."""
     out = io.StringIO()
     notifier = ConsoleNotifier(out, PLAIN, ME)
     reader = LineReader(io.StringIO(script))
@@ -312,51 +331,64 @@ async def answer(
     notifier.requests.put_nowait(request)
     player = LocalPlayer(manager, notifier, reader, channel_id=0,  # type: ignore[arg-type]
                          echo_input=True)
-    reason = await asyncio.wait_for(player.play(), 5)
-    return reason, out.getvalue()
+    await asyncio.wait_for(player.play(), 5)
+    return out.getvalue()
+
+
+def my_turn() -> TurnRequest:
+    return TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380))
 
 
 async def test_bad_choices_and_amounts_are_explained_and_asked_again() -> None:
     manager = RecordingManager()
-    turn = TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380))
-    reason, output = await answer("7\n3\n5000\n120\nq\n", turn, manager)
+    output = await answer("7\n3\n5000\n120\nq\n", my_turn(), manager)
     assert manager.actions == [Action(ActionKind.RAISE, 120)]
     assert "Your turn: 20 to call, pot 380." in output
     assert "'7' is not on the menu; choose 1, 2, 3 or 4." in output
     assert "5,000 is out of range; raise to 40-1,000 (Enter: 40)." in output
-    assert reason == LEFT
 
 
 async def test_an_action_the_table_refuses_is_explained_and_asked_again() -> None:
     manager = RecordingManager(refuse_first=True)
-    turn = TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380))
-    _, output = await answer("2\n1\n", turn, manager)
+    output = await answer("2\n1\n", my_turn(), manager)
     assert "You cannot do that: the table says no." in output
     assert manager.actions == [Action(ActionKind.FOLD)]
 
 
 async def test_q_at_the_amount_question_leaves_without_acting() -> None:
     manager = RecordingManager()
-    reason, _ = await answer("3\nq\n", TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380)),
-                             manager)
-    assert reason == LEFT and manager.actions == []
+    await answer("3\nq\n2\n", my_turn(), manager)
+    assert manager.actions == []
 
 
 async def test_run_it_twice_question_takes_y_or_n_and_explains_anything_else() -> None:
     manager = RecordingManager()
-    reason, output = await answer("maybe\ny\n", RunItTwiceRequest(table(), 0.0), manager)
+    output = await answer("maybe\ny\n", RunItTwiceRequest(table(), 0.0), manager)
     assert manager.answers == [True]
     assert "Run it twice? y/n" in output and "Answer y for yes or n for no." in output
-    assert reason == LEFT  # then the input ended
+
+
+async def test_out_of_chips_offers_a_new_default_buy_in() -> None:
+    manager = RecordingManager()
+    output = await answer("y\n", OutOfChipsRequest(table()), manager)
+    assert manager.top_ups == [2000]
+    assert "You buy in again: your stack is 2,000." in output
+
+
+async def test_out_of_chips_and_declining_or_unable_to_buy_in_leaves() -> None:
+    declined, poor = RecordingManager(), RecordingManager(balance=100)
+    await answer("n\n2\n", OutOfChipsRequest(table()), declined)
+    output = await answer("y\n2\n", OutOfChipsRequest(table()), poor)
+    assert declined.top_ups == poor.top_ups == []
+    assert "You need 2,000 chips but have 100." in output
 
 
 async def test_end_of_input_while_waiting_for_a_turn_leaves() -> None:
-    out = io.StringIO()
-    notifier = ConsoleNotifier(out, PLAIN, ME)
+    notifier = ConsoleNotifier(io.StringIO(), PLAIN, ME)
     reader = LineReader(io.StringIO(""))
     reader.start()
     player = LocalPlayer(RecordingManager(), notifier, reader, channel_id=0)  # type: ignore[arg-type]
-    assert await asyncio.wait_for(player.play(), 5) == LEFT
+    await asyncio.wait_for(player.play(), 5)
 
 
 # -- whole games -----------------------------------------------------------------------------

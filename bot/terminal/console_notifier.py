@@ -33,13 +33,13 @@ class RunItTwiceRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver:
-    """Play cannot go on (no chips left, or no opponent with chips)."""
+class OutOfChipsRequest:
+    """The local player's stack is empty: buy in again, or leave."""
 
-    reason: str
+    state: TableState
 
 
-Request = TurnRequest | RunItTwiceRequest | GameOver
+Request = TurnRequest | RunItTwiceRequest | OutOfChipsRequest
 
 
 class ConsoleNotifier:
@@ -94,9 +94,9 @@ class ConsoleNotifier:
         if mine is not None:
             self.final_stack = mine.final_stack
         self._last_drawing = ""
-        reason = self._reason_to_stop(state)
-        if reason is not None:
-            self.requests.put_nowait(GameOver(reason))
+        mine = state.seat_of(self.user_id)
+        if mine is not None and mine.stack == 0 and not mine.leaving:
+            self.requests.put_nowait(OutOfChipsRequest(state))
 
     async def tell(self, channel_id: int, user_id: int, message: str) -> None:
         if user_id == self.user_id:
@@ -114,9 +114,3 @@ class ConsoleNotifier:
         mine = state.seat_of(self.user_id)
         return (state.is_hand_running and state.hand_number != self._hand_number
                 and mine is not None and mine.in_hand)
-
-    def _reason_to_stop(self, state: TableState) -> str | None:
-        mine = state.seat_of(self.user_id)
-        if mine is not None and mine.stack == 0:
-            return "You have no chips left at the table."
-        return None

@@ -93,8 +93,8 @@ async def _seat_and_play(
                  "q leaves the table.")
     player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID,
                          echo_input=not _is_terminal(stdin))
-    reason = await player.play()
-    notifier.say(reason)
+    await player.play()
+    notifier.say("You leave the table.")
     await _leave(manager, notifier)
     return 0
 

@@ -119,7 +119,8 @@ def render_outcome(outcome: HandOutcome, style: Style, you: int) -> str:
         name = names.get(shown.seat, shown.name)
         lines.append(f"  {name:<{NAME_WIDTH}} {style.cards(shown.cards)}   {hand_names}")
     for seat in outcome.mucked_seats:
-        lines.append(style.faint(f"  {names.get(seat, f'seat {seat}'):<{NAME_WIDTH}} mucks"))
+        name = names.get(seat, f"seat {seat}")
+        lines.append(style.faint(f"  {name:<{NAME_WIDTH}} {'muck' if name == 'You' else 'mucks'}"))
     many_pots = len({award.pot_index for award in outcome.awards}) > 1
     for award in outcome.awards:
         name = names.get(award.seat, award.name)

@@ -12,7 +12,7 @@ from bot.tables.errors import NotYourTurn, TableError
 from bot.tables.manager import TableManager
 from bot.terminal.console_notifier import (
     ConsoleNotifier,
-    GameOver,
+    OutOfChipsRequest,
     Request,
     RunItTwiceRequest,
     TurnRequest,
@@ -29,7 +29,6 @@ from bot.terminal.menu import (
 )
 from engine.actions import Action
 
-LEFT = "You leave the table."
 YES = frozenset({"y", "yes"})
 NO = frozenset({"n", "no"})
 
@@ -53,19 +52,21 @@ class LocalPlayer:
         self._echo = echo_input
         self._user_id = notifier.user_id
 
-    async def play(self) -> str:
-        """Answer requests until the player leaves or play cannot go on; returns why it
-        stopped, as a sentence for the player."""
+    async def play(self) -> None:
+        """Answer requests until the player leaves (``q``, the end of input, or declining to
+        buy in again when out of chips)."""
         while True:
             request = await self._next_request()
             if request is None:
-                return LEFT
-            if isinstance(request, GameOver):
-                return request.reason
-            answered = (await self._take_turn(request) if isinstance(request, TurnRequest)
-                        else await self._answer_run_it_twice(request))
-            if not answered:
-                return LEFT
+                return
+            if isinstance(request, TurnRequest):
+                carry_on = await self._take_turn(request)
+            elif isinstance(request, RunItTwiceRequest):
+                carry_on = await self._answer_run_it_twice(request)
+            else:
+                carry_on = await self._buy_in_again(request)
+            if not carry_on:
+                return
 
     async def _next_request(self) -> Request | None:
         """The next request, or ``None`` when the next typed line asks to leave."""
@@ -128,21 +129,39 @@ class LocalPlayer:
         return True
 
     async def _answer_run_it_twice(self, request: RunItTwiceRequest) -> bool:
-        say = self._notifier.say
-        say("Everyone is all-in. Run the rest of the board twice (half the pot on each)?")
+        self._notifier.say(
+            "Everyone is all-in. Run the rest of the board twice (half the pot on each)?")
+        agree = await self._ask_yes_or_no("Run it twice? y/n (q leaves)> ")
+        if agree is None:
+            return False
+        try:
+            await self._manager.answer_run_it_twice(self._channel_id, self._user_id, agree)
+        except TableError as error:
+            self._notifier.say(str(error))
+        return True
+
+    async def _buy_in_again(self, request: OutOfChipsRequest) -> bool:
+        amount = self._manager.table_settings(self._channel_id).default_buy_in
+        if not await self._ask_yes_or_no(f"Buy in again for {amount:,} chips? y/n> "):
+            return False
+        try:
+            stack = await self._manager.top_up(self._channel_id, self._user_id, amount)
+        except TableError as error:
+            self._notifier.say(str(error))
+            return False
+        self._notifier.say(f"You buy in again: your stack is {stack:,}.")
+        return True
+
+    async def _ask_yes_or_no(self, prompt: str) -> bool | None:
+        """True for y, False for n, ``None`` when the player leaves instead."""
         while True:
-            line = await self._ask("Run it twice? y/n (q leaves)> ")
+            line = await self._ask(prompt)
             if is_leave(line):
-                return False
+                return None
             answer = (line or "").strip().lower()
             if answer in YES or answer in NO:
-                break
-            say("Answer y for yes or n for no.")
-        try:
-            await self._manager.answer_run_it_twice(self._channel_id, self._user_id, answer in YES)
-        except TableError as error:
-            say(str(error))
-        return True
+                return answer in YES
+            self._notifier.say("Answer y for yes or n for no.")
 
     async def _ask(self, prompt: str) -> str | None:
         self._notifier.say(prompt, end="")
