@@ -21,7 +21,7 @@ from math import comb
 import numpy as np
 
 from engine.cards import Card, check_distinct
-from engine.evaluator import BATCH_BLOCK, rank_keys
+from engine.evaluator import BATCH_BLOCK, rank_keys, suited_masks
 from engine.evaluator_tables import CARD_KEYS, CARD_KEYS_ARRAY
 
 # The most boards enumerated exactly: a heads-up hand preflop leaves C(48, 5) boards.
@@ -336,17 +336,8 @@ def _seven_card_ranks(
     key = np.full(samples, sum(CARD_KEYS[card] for card in fixed), dtype=np.uint32)
     for column in variable:
         key += np.take(CARD_KEYS_ARRAY, column)
-
-    def suited_masks(rows: np.ndarray, suits: np.ndarray) -> np.ndarray:
-        masks = np.zeros(len(rows), dtype=np.intp)
-        for card in fixed:
-            masks |= np.where(card & 3 == suits, 1 << (card >> 2), 0)
-        for column in variable:
-            held = column[rows].astype(np.intp)
-            masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
-        return masks
-
-    return rank_keys(key, 7, suited_masks)
+    cards = [*fixed, *variable]
+    return rank_keys(key, 7, lambda rows, suits: suited_masks(cards, rows, suits))
 
 
 def _check_hole(hole: tuple[Card, ...]) -> None:

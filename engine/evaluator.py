@@ -24,7 +24,7 @@ high card            6186 – 7462
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
@@ -189,14 +189,22 @@ def rank_columns(columns: np.ndarray) -> np.ndarray:
     for column in columns[1:]:
         key += np.take(CARD_KEYS_ARRAY, column)
 
-    def suited_masks(rows: np.ndarray, suits: np.ndarray) -> np.ndarray:
-        masks = np.zeros(len(rows), dtype=np.intp)
-        for column in columns:
-            held = column[rows].astype(np.intp)
-            masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
-        return masks
+    return rank_keys(key, len(columns), lambda rows, suits: suited_masks(columns, rows, suits))
 
-    return rank_keys(key, len(columns), suited_masks)
+
+def suited_masks(
+    cards: Iterable[np.ndarray | Card], rows: np.ndarray, suits: np.ndarray
+) -> np.ndarray:
+    """For the hands at ``rows``, the 13-bit mask of ranks held in each hand's ``suits``.
+
+    Each item of ``cards`` is one card per hand: an array (indexed by hand) or a single
+    card shared by every hand, like a board card.
+    """
+    masks = np.zeros(len(rows), dtype=np.intp)
+    for card in cards:
+        held = card[rows].astype(np.intp) if isinstance(card, np.ndarray) else card
+        masks |= np.where(held & 3 == suits, 1 << (held >> 2), 0)
+    return masks
 
 
 def rank_keys(

@@ -1,0 +1,1 @@
+"""Benchmark scripts: ``python -m benchmarks.<name>`` prints figures (never part of the tests)."""
