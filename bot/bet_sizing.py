@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.error_handler import InputError
+from bot.tables.errors import IllegalAction, InvalidAmount
 from engine.actions import Action, ActionKind, LegalActions
 
 MAX_AMOUNT = 10**12
@@ -37,10 +38,16 @@ def check_amount(amount: int) -> int:
 
 def bet_or_raise(legal: LegalActions, amount: int) -> Action:
     """A bet to ``amount`` when nobody has bet this street, otherwise a raise to it; an
-    ``amount`` equal to the whole stack's total is an all-in."""
-    if amount == legal.max_to and legal.can_bet_or_raise:
-        return Action(ActionKind.ALL_IN)
+    ``amount`` equal to the whole stack's total is an all-in. An amount outside the legal
+    range raises ``InvalidAmount``, which names the range."""
     kind = ActionKind.RAISE if legal.can_raise or legal.call_amount else ActionKind.BET
+    if not legal.can_bet_or_raise:
+        raise IllegalAction(f"You cannot {kind} now; you can "
+                            f"{'check' if legal.can_check else 'call or fold'}.")
+    if not legal.min_to <= amount <= legal.max_to:
+        raise InvalidAmount(str(kind), amount, legal.min_to, legal.max_to)
+    if amount == legal.max_to:
+        return Action(ActionKind.ALL_IN)
     return Action(kind, amount)
 
 

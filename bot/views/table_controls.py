@@ -147,10 +147,9 @@ class TableControls(discord.ui.View):
                 button.label = f"{name} ({chips(to)})"
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        custom_id = (interaction.data or {}).get("custom_id")
-        if custom_id != MY_CARDS_ID:
-            current_turn(interaction)
         holdem_bot(interaction).notifier.adopt_table_message(interaction.message)
+        if (interaction.data or {}).get("custom_id") != MY_CARDS_ID:
+            current_turn(interaction)
         return True
 
     async def on_error(

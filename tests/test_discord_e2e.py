@@ -1,0 +1,384 @@
+"""End to end: the real discord.py client, logged in to a fake Discord on 127.0.0.1.
+
+People join, add a bot, and play hands through slash commands, buttons and the amount modal;
+hole cards go only to their owners; mistakes get ephemeral sentences and change nothing; a
+restart mid-hand gives the chips back and the old buttons still answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.discord_app import BotOptions, HoldemBot, create_bot
+from bot.settings import Settings
+from bot.tables.settings import TableSettings
+from bot.views.table_controls import (
+    ALL_IN_ID,
+    BET_RAISE_ID,
+    CHECK_CALL_ID,
+    FOLD_ID,
+    MY_CARDS_ID,
+)
+from engine.cards import Card, pretty_card
+from tests.fake_discord import (
+    CallKind,
+    FakeDiscord,
+    InteractionRecord,
+    InteractionRefused,
+    StoredMessage,
+)
+
+pytestmark = pytest.mark.slow
+
+# Hands start only on /start (no automatic next hand during a test); turns never time out.
+TEST_TABLE = TableSettings.instant(next_hand_delay=600.0, turn_timeout=60.0)
+
+
+@dataclass
+class Club:
+    """A fake Discord with one server, one poker channel, two players and an admin."""
+
+    fake: FakeDiscord
+    guild_id: int
+    channel: int
+    alice: int
+    bob: int
+    admin: int
+    database: Path
+
+    def new_bot(self, *, seed: int = 7, draw_images: bool = False) -> HoldemBot:
+        settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id)
+        options = BotOptions(edit_interval=0.02, table_settings=TEST_TABLE,
+                             rng=random.Random(seed), draw_images=draw_images,
+                             guild_ready_timeout=0.01)
+        return create_bot(settings, options)
+
+    async def start_bot(self, **options: object) -> HoldemBot:
+        bot = self.new_bot(**options)  # type: ignore[arg-type]
+        await self.fake.run_client(bot)
+        return bot
+
+    async def table_message(self, bot: HoldemBot) -> StoredMessage:
+        """The live table message (the bot's channel message carrying the action buttons),
+        once it shows the table's latest state."""
+        await bot.notifier.flush()
+        messages = [message for message in self.fake.channel_messages(self.channel)
+                    if FOLD_ID in message.custom_ids()]
+        assert messages, "no table message in the channel"
+        return messages[-1]
+
+    def channel_text(self) -> str:
+        """Everything the channel shows: contents and every embed text, edits applied."""
+        parts = []
+        for message in self.fake.channel_messages(self.channel):
+            parts.append(message.content)
+            for embed in message.embeds:
+                parts += [embed.get("title", ""), embed.get("description", "")]
+                for field in embed.get("fields", []):
+                    parts += [field["name"], field["value"]]
+        return "\n".join(parts)
+
+
+@pytest.fixture
+async def club(tmp_path: Path) -> AsyncIterator[Club]:
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Poker Club", channels=["poker"])
+        yield Club(
+            fake, guild.id, guild.channel("poker"),
+            alice=fake.add_user("alice"), bob=fake.add_user("bob"),
+            admin=fake.add_user("admin", permissions=discord.Permissions(manage_guild=True)),
+            database=tmp_path / "holdem.sqlite3",
+        )
+
+
+def cards_in(text: str, cards: tuple[Card, ...]) -> list[str]:
+    return [pretty_card(card) for card in cards if pretty_card(card) in text]
+
+
+async def wait_for_turn_or_end(club: Club, bot: HoldemBot) -> int | None:
+    """The person to act next, or ``None`` once the hand is over."""
+    def settled() -> bool:
+        state = bot.tables.state(club.channel)
+        turn = bot.notifier.turn(club.channel)
+        return state is None or not state.is_hand_running or (
+            turn is not None and turn[1].seat == state.to_act_seat)
+    await club.fake.wait_until(settled, timeout=10)
+    await bot.notifier.flush()
+    state = bot.tables.state(club.channel)
+    if state is None or not state.is_hand_running:
+        return None
+    turn = bot.notifier.turn(club.channel)
+    assert turn is not None
+    return turn[0]
+
+
+async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool) -> int:
+    """Every person checks or calls until the hand ends; returns how many actions they took.
+    Between actions, checks that no hole card of a person reached the channel."""
+    hole = {user: bot.tables.hole_cards(club.channel, user) for user in (club.alice, club.bob)}
+    actions = 0
+    while (user := await wait_for_turn_or_end(club, bot)) is not None:
+        for cards in hole.values():
+            assert cards_in(club.channel_text(), cards or ()) == []
+        if use_slash:
+            state = bot.tables.state(club.channel)
+            _, prompt = bot.notifier.turn(club.channel) or (None, None)
+            assert state is not None and prompt is not None
+            answer = await club.fake.slash(
+                user, club.channel, "check" if prompt.legal.can_check else "call")
+            assert answer.ephemeral and answer.content.startswith("You ")
+        else:
+            message = await club.table_message(bot)
+            answer = await club.fake.click(user, message.id, CHECK_CALL_ID)
+            assert answer.deferred
+        actions += 1
+    return actions
+
+
+async def start_hand(club: Club, bot: HoldemBot, user: int) -> None:
+    """``/start`` as ``user``, and wait until the hand is dealt."""
+    state = bot.tables.state(club.channel)
+    number = state.hand_number if state is not None else 0
+    answer = await club.fake.slash(user, club.channel, "start")
+    assert answer.ephemeral and answer.content.startswith("Dealing."), answer.content
+
+    def dealt() -> bool:
+        state = bot.tables.state(club.channel)
+        return state is not None and state.hand_number > number
+
+    await club.fake.wait_until(dealt)
+
+
+async def seat_two_and_a_bot(club: Club, bot: HoldemBot) -> None:
+    for user in (club.alice, club.bob):
+        answer = await club.fake.slash(user, club.channel, "join")
+        assert answer.ephemeral and "You sit down with 2,000 chips" in answer.content
+    answer = await club.fake.slash(club.alice, club.channel, "addbot", level="easy")
+    assert answer.content.startswith("Seated ")
+
+
+async def test_a_hand_is_played_to_showdown_with_cards_only_in_their_owners_dms(club: Club):
+    bot = await club.start_bot(draw_images=True)
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.bob)
+    await club.fake.wait_until(lambda: len(club.fake.dms(club.bob)) == 1)
+
+    hole = {user: bot.tables.hole_cards(club.channel, user) for user in (club.alice, club.bob)}
+    for user, other in ((club.alice, club.bob), (club.bob, club.alice)):
+        (dm,) = club.fake.dms(user)
+        assert cards_in(dm.content, hole[user]) == [pretty_card(card) for card in hole[user]]
+        assert cards_in(dm.content, hole[other]) == []
+        assert dm.attachment_names == ["cards.png"]
+
+    table = await club.table_message(bot)
+    assert table.attachment_names == ["table.png"]
+    assert "Hand #1" in table.embeds[0]["description"]
+    await play_to_showdown(club, bot, use_slash=False)
+
+    await bot.notifier.flush()
+    final = (await club.table_message(bot)).embeds[0]
+    result = next(field for field in final["fields"] if field["name"] == "Hand #1 result")
+    assert " wins " in result["value"]
+    assert {user: len(club.fake.dms(user)) for user in hole} == {club.alice: 1, club.bob: 1}
+
+
+async def test_slash_commands_act_like_the_buttons(club: Club):
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.alice)
+    actions = await play_to_showdown(club, bot, use_slash=True)
+    assert actions >= 2
+    state = bot.tables.state(club.channel)
+    assert state is not None and not state.is_hand_running
+    assert sum(seat.stack for seat in state.seats) == 3 * 2_000
+
+
+async def test_closed_dms_are_explained_once_and_my_cards_shows_the_cards(club: Club):
+    club.fake.close_dms(club.bob)
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.alice)
+    await club.fake.wait_until(lambda: len(club.fake.dms(club.alice)) == 1)
+    assert club.fake.dms(club.bob) == []
+
+    bobs_cards = bot.tables.hole_cards(club.channel, club.bob)
+    mine = await club.fake.click(club.bob, (await club.table_message(bot)).id, MY_CARDS_ID)
+    assert mine.ephemeral
+    assert cards_in(mine.content, bobs_cards) == [pretty_card(card) for card in bobs_cards]
+    assert "DMs are closed" in mine.content
+    assert cards_in(club.channel_text(), bobs_cards) == []
+
+    again = await club.fake.slash(club.bob, club.channel, "cards")
+    assert again.ephemeral and "DMs are closed" not in again.content
+    assert cards_in(again.content, bobs_cards)
+
+
+async def test_account_commands(club: Club):
+    bot = await club.start_bot()
+    balance = await club.fake.slash(club.alice, club.channel, "balance")
+    assert balance.ephemeral and balance.content == "Your balance is 10,000 chips."
+
+    daily = await club.fake.slash(club.alice, club.channel, "daily")
+    assert "Your balance is 11,000" in daily.content
+    again = await club.fake.slash(club.alice, club.channel, "daily")
+    assert again.ephemeral and "Your next daily bonus is ready in" in again.content
+    assert await bot.ledger.balance(club.guild_id, club.alice) == 11_000
+
+    await club.fake.slash(club.bob, club.channel, "balance")
+    board = await club.fake.slash(club.bob, club.channel, "leaderboard")
+    text = board.all_text()
+    assert text.index("alice") < text.index("bob")
+    assert "11,000" in text
+    global_board = await club.fake.slash(club.bob, club.channel, "leaderboard",
+                                         scope="global", by="net")
+    assert "all servers" in global_board.all_text()
+
+    stats = await club.fake.slash(club.bob, club.channel, "stats", player=club.alice)
+    assert "alice's record" in stats.all_text()
+    unknown = await club.fake.slash(club.bob, club.channel, "stats", player=club.admin)
+    assert unknown.ephemeral and "has not played here yet" in unknown.content
+
+
+async def test_history_sends_the_last_hand_as_a_file(club: Club):
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.alice)
+    await play_to_showdown(club, bot, use_slash=False)
+    answer = await club.fake.slash(club.alice, club.channel, "history")
+    assert answer.ephemeral
+    (name,) = answer.attachment_names
+    assert name.startswith("hand-") and name.endswith(".txt")
+    history = answer.message.attachment(name).decode()
+    assert "alice" in history and "bob" in history
+    missing = await club.fake.slash(club.alice, club.channel, "history", hand=999_999)
+    assert missing.ephemeral and "no finished hand #999999" in missing.content
+
+
+async def expect_refusal(club: Club, bot: HoldemBot, answer_coro, sentence: str) -> None:
+    """The answer is one ephemeral message containing ``sentence``; table and balances are
+    as they were."""
+    before = (bot.tables.state(club.channel),
+              [await bot.ledger.balance(club.guild_id, user) for user in (club.alice, club.bob)])
+    answer: InteractionRecord = await answer_coro
+    text = answer.all_text()
+    assert answer.ephemeral or all(m.is_ephemeral for m in answer.followups), text
+    assert sentence in text
+    after = (bot.tables.state(club.channel),
+             [await bot.ledger.balance(club.guild_id, user) for user in (club.alice, club.bob)])
+    assert after == before
+
+
+async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Club):
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    fake, channel = club.fake, club.channel
+
+    await expect_refusal(club, bot, fake.slash(club.alice, channel, "join"),
+                         "You are already seated at this table.")
+    await start_hand(club, bot, club.alice)
+    user = await wait_for_turn_or_end(club, bot)
+    assert user is not None
+    other = club.bob if user == club.alice else club.alice
+    table = await club.table_message(bot)
+
+    await expect_refusal(club, bot, fake.click(other, table.id, FOLD_ID), "It is not your turn.")
+    await expect_refusal(club, bot, fake.slash(other, channel, "call"), "It is not your turn.")
+    await expect_refusal(club, bot, fake.slash(user, channel, "bet", amount=50_000),
+                         "The raise must be between 40 and 2,000 chips (you asked for 50000).")
+    with pytest.raises(InteractionRefused, match="at least 1"):
+        await fake.slash(user, channel, "bet", amount=-5)
+
+    opened = await fake.click(user, table.id, BET_RAISE_ID)
+    assert opened.response_type == 9
+    modal_id = opened.modal["custom_id"]
+    field_id = opened.modal["components"][0]["components"][0]["custom_id"]
+    label = opened.modal["components"][0]["components"][0]["label"]
+    assert "to 2,000 chips" in label
+    for typed, sentence in (("-50", "positive number"), ("lots", "is not an amount"),
+                            ("99999999", "must be between")):
+        await expect_refusal(club, bot, fake.submit_modal(user, modal_id, {field_id: typed}),
+                             sentence)
+
+    allin = await fake.click(user, table.id, ALL_IN_ID)
+    assert allin.deferred
+    twice = await fake.slash(user, channel, "fold")
+    assert twice.ephemeral and "It is not your turn." in twice.content
+
+    with pytest.raises(InteractionRefused, match="lacks the permissions"):
+        await fake.slash(club.bob, channel, "settings", small_blind=50)
+    # A server admin may open the command to everyone in Server Settings > Integrations;
+    # the bot still checks the permission itself.
+    for command in fake.commands(club.guild_id):
+        command.pop("default_member_permissions", None)
+    await expect_refusal(club, bot, fake.slash(club.bob, channel, "settings", small_blind=50),
+                         "You need the Manage Guild permission")
+
+
+async def test_settings_change_the_servers_tables(club: Club):
+    bot = await club.start_bot()
+    shown = await club.fake.slash(club.admin, club.channel, "settings")
+    assert "10/20" in shown.all_text()
+    changed = await club.fake.slash(club.admin, club.channel, "settings",
+                                    small_blind=25, big_blind=50, seats=6)
+    assert "25/50" in changed.all_text()
+    assert (await bot.tables.guild_settings(club.guild_id)).max_seats == 6
+    wrong = await club.fake.slash(club.admin, club.channel, "settings", small_blind=500)
+    assert wrong.ephemeral and "must be at least the small blind" in wrong.content
+
+
+async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: Club):
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    before = {user: await bot.ledger.balance(club.guild_id, user)
+              for user in (club.alice, club.bob)}
+    await start_hand(club, bot, club.alice)
+    user = await wait_for_turn_or_end(club, bot)
+    assert user is not None
+    old_table = await club.table_message(bot)
+    await club.fake.click(user, old_table.id, ALL_IN_ID)
+    await club.fake.stop_client()
+
+    bot = await club.start_bot(seed=11)
+    for person in (club.alice, club.bob):
+        answer = await club.fake.slash(person, club.channel, "balance")
+        assert answer.content == f"Your balance is {before[person] + 2_000:,} chips."
+    stale = await club.fake.click(club.alice, old_table.id, CHECK_CALL_ID)
+    assert stale.ephemeral and "It is not your turn." in stale.content
+
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.bob)
+    user = await wait_for_turn_or_end(club, bot)
+    assert user is not None
+    await bot.notifier.flush()
+    assert (await club.table_message(bot)).id == old_table.id
+    clicked = await club.fake.click(user, old_table.id, CHECK_CALL_ID)
+    assert clicked.deferred
+
+
+async def test_rest_calls_per_hand_stay_within_one_edit_per_action(club: Club):
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    await bot.notifier.flush()
+    fake, since = club.fake, club.fake.now()
+    await start_hand(club, bot, club.alice)
+    await play_to_showdown(club, bot, use_slash=False)
+    await bot.notifier.flush()
+    edits = fake.count(CallKind.CHANNEL_MESSAGE_EDIT, since=since)
+    dms = fake.count(CallKind.DM_MESSAGE_CREATE, since=since)
+    answers = fake.count(CallKind.INTERACTION_RESPONSE, since=since)
+    history = (await bot.ledger.recent_hands(club.guild_id, club.alice, limit=1))[0]
+    record = await bot.ledger.hand_history(history.hand_id)
+    assert record is not None
+    actions = sum(line.split(":", 1)[-1].split()[0] in
+                  ("folds", "checks", "calls", "bets", "raises") for line in
+                  record.history_text.splitlines())
+    print(f"\nheads-up+bot hand: {actions} actions, {edits} table edits, {dms} DMs, "
+          f"{answers} interaction responses")
+    assert dms == 2
+    assert edits <= actions + 2
