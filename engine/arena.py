@@ -132,7 +132,7 @@ class _Tally:
 def run_arena(config: ArenaConfig, workers: int = 1) -> ArenaResult:
     """Play ``config`` and measure every player; ``workers`` > 1 splits decks across processes.
 
-    The same config and worker count always give the same result.
+    The same config and worker count always give the same winnings (timings vary).
     """
     started = time.perf_counter()
     if workers <= 1:
