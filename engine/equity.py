@@ -21,15 +21,13 @@ from math import comb
 import numpy as np
 
 from engine.cards import Card, check_distinct
-from engine.evaluator import BATCH_BLOCK, rank_keys, suited_masks
+from engine.evaluator import BATCH_BLOCK, all_distinct, rank_keys, suited_masks
 from engine.evaluator_tables import CARD_KEYS, CARD_KEYS_ARRAY
 
 # The most boards enumerated exactly: a heads-up hand preflop leaves C(48, 5) boards.
 EXACT_BOARD_LIMIT = comb(48, 5)
 DEFAULT_SAMPLES = 100_000
 BOARD_SIZE = 5
-
-_CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
 
 
 def card_combinations(cards: Sequence[Card], size: int) -> np.ndarray:
@@ -240,7 +238,7 @@ def _deal_ranges(
         for opponent, (pairs, probabilities) in enumerate(choices):
             picks = generator.choice(len(pairs), size=len(pending), p=probabilities)
             dealt[pending, 2 * opponent:2 * opponent + 2] = pairs[picks]
-        pending = pending[~_all_distinct(dealt[pending])]
+        pending = pending[~all_distinct(dealt[pending].T)]
         if not len(pending):
             return dealt
     raise ValueError("the opponents' ranges can hardly ever be dealt together")
@@ -272,10 +270,10 @@ def draw_cards(
     if distinct_odds < 0.5:
         return _shuffled_fronts(pool, count, size, generator)
     drawn = pool[generator.integers(0, len(pool), size=(size, count))]
-    repeated = np.flatnonzero(~_all_distinct(drawn))
+    repeated = np.flatnonzero(~all_distinct(drawn.T))
     while len(repeated):
         drawn[repeated] = pool[generator.integers(0, len(pool), size=(len(repeated), count))]
-        repeated = repeated[~_all_distinct(drawn[repeated])]
+        repeated = repeated[~all_distinct(drawn[repeated].T)]
     return drawn
 
 
@@ -290,14 +288,6 @@ def _shuffled_fronts(
         decks[rows, swap] = decks[:, position]
         decks[:, position] = picked
     return decks[:, :count]
-
-
-def _all_distinct(rows: np.ndarray) -> np.ndarray:
-    """For each row of card ids, whether its cards are all different."""
-    bits = np.zeros(len(rows), dtype=np.uint64)
-    for column in rows.T:
-        bits |= np.take(_CARD_BITS, column)
-    return np.bitwise_count(bits) == rows.shape[1]
 
 
 def _showdown_shares(

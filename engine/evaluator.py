@@ -170,14 +170,19 @@ def _check_batch_shape(hands: np.ndarray) -> None:
 
 def _check_distinct_columns(columns: np.ndarray, first_row: int) -> None:
     """Raise if a hand (a column of ``columns``) holds a card twice."""
-    bits = np.take(_CARD_BITS, columns[0])
-    for column in columns[1:]:
-        bits |= np.take(_CARD_BITS, column)
-    repeats = np.flatnonzero(np.bitwise_count(bits) != len(columns))
+    repeats = np.flatnonzero(~all_distinct(columns))
     if len(repeats):
         row = int(repeats[0])
         hand = cards_str(columns[:, row].tolist())
         raise ValueError(f"hand {first_row + row} repeats a card: {hand}")
+
+
+def all_distinct(columns: np.ndarray) -> np.ndarray:
+    """For each hand (a column of ``columns``, one row per card), whether its cards differ."""
+    bits = np.zeros(columns.shape[1], dtype=np.uint64)
+    for column in columns:
+        bits |= np.take(_CARD_BITS, column)
+    return np.bitwise_count(bits) == len(columns)
 
 
 def rank_columns(columns: np.ndarray) -> np.ndarray:
