@@ -135,9 +135,10 @@ def test_menu_leaves_out_a_raise_that_can_only_be_all_in() -> None:
     assert [o.number for o in options] == [1, 2, 4]
 
 
-def test_a_call_of_the_whole_stack_is_the_all_in_option() -> None:
-    options = menu_options(legal(call_amount=990, can_raise=False, min_to=0, max_to=0))
-    assert [o.label for o in options] == ["fold", "call 990 (all-in)"]
+def test_a_call_of_the_whole_stack_says_all_in_and_4_still_means_all_in() -> None:
+    short = legal(call_amount=990, can_raise=False, min_to=0, max_to=0)
+    assert [o.label for o in menu_options(short)] == ["fold", "call 990 (all-in)", "all-in 990"]
+    assert read_choice(short, "4") == Action(ActionKind.ALL_IN)
 
 
 def test_menu_choices_by_number_or_word() -> None:

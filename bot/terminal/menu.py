@@ -59,7 +59,7 @@ def menu_options(legal: LegalActions) -> tuple[MenuOption, ...]:
         options.append(
             MenuOption(BET_OR_RAISE, kind, f"{verb} {legal.min_to:,}-{legal.max_to:,}")
         )
-    if legal.stack > 0 and not (legal.can_call and legal.call_amount >= legal.stack):
+    if legal.stack > 0:
         options.append(MenuOption(ALL_IN, ActionKind.ALL_IN, f"all-in {legal.stack:,}"))
     return tuple(options)
 

@@ -130,7 +130,7 @@ class LocalPlayer:
 
     async def _answer_run_it_twice(self, request: RunItTwiceRequest) -> bool:
         self._notifier.say(
-            "Everyone is all-in. Run the rest of the board twice (half the pot on each)?")
+            "No more betting: run the rest of the board twice (half the pot on each)?")
         agree = await self._ask_yes_or_no("Run it twice? y/n (q leaves)> ")
         if agree is None:
             return False
