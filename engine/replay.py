@@ -18,11 +18,11 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, ActionKind, LegalActions
-from engine.cards import parse_cards
+from engine.cards import card_str, parse_cards
 from engine.hand import Hand, IllegalActionError, deck_for
 
 
@@ -75,20 +75,44 @@ def random_action(legal: LegalActions, rng: random.Random) -> Action:
     return Action(kind, to)
 
 
+def hand_with_cards(
+    stacks: Sequence[int],
+    hole_cards: Sequence[str | Sequence[str]],
+    board: str | Sequence[str] = (),
+    *,
+    button: int = 0,
+    small_blind: int = 5,
+    big_blind: int = 10,
+    ante: int = 0,
+    **options: Any,
+) -> Hand:
+    """A new hand dealing these hole cards (one entry per seat) and this board.
+
+    ``options`` are passed on to ``Hand`` (``auto_muck``, ``offer_run_it_twice``).
+
+    >>> hand = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"], "Qh Jc Ts 4d 4c")
+    >>> apply_actions(hand, ["call"] + ["check"] * 7)
+    >>> hand.result.final_stacks
+    (110, 90)
+    """
+    holes = [parse_cards(cards) for cards in hole_cards]
+    if len(holes) != len(stacks):
+        raise ValueError(f"{len(stacks)} stacks but {len(holes)} pairs of hole cards")
+    deck = deck_for(holes, parse_cards(board), button)
+    return Hand(stacks, button, small_blind, big_blind, ante, deck, **options)
+
+
 def run_scenario(scenario: Mapping[str, Any]) -> dict[str, Any]:
     """Play one scenario (see the module docstring) and describe its outcome as JSON data."""
-    hole_cards = [parse_cards(cards) for cards in scenario["hole_cards"]]
     board = parse_cards(scenario.get("board", []))
-    button = scenario["button"]
-    if len(hole_cards) != len(scenario["stacks"]):
-        raise ValueError("hole_cards needs one pair per seat in stacks")
-    hand = Hand(
+    hand = hand_with_cards(
         scenario["stacks"],
-        button=button,
+        scenario["hole_cards"],
+        [card_str(card) for card in board],
+        button=scenario["button"],
         small_blind=scenario["small_blind"],
         big_blind=scenario["big_blind"],
         ante=scenario.get("ante", 0),
-        deck=deck_for(hole_cards, board, button),
     )
     apply_actions(hand, scenario["actions"])
     if hand.result is None:
