@@ -473,3 +473,14 @@ def test_a_buy_in_the_table_refuses_is_explained_and_nothing_changes(tmp_path: P
 def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
     assert tried > 0 and failures == 0
+
+
+def test_a_database_that_cannot_be_opened_is_explained(tmp_path: Path) -> None:
+    not_a_database = tmp_path / "notes.txt"
+    not_a_database.write_text("these are not chips\n" * 100)
+    out = io.StringIO()
+    status = main(["--database", str(not_a_database)], stdin=io.StringIO(""), stdout=out,
+                  environ={})
+    assert status == 1
+    assert out.getvalue().startswith(f"Cannot open the chip ledger {not_a_database}: ")
+    assert not_a_database.read_text() == "these are not chips\n" * 100

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import random
+import sqlite3
 from typing import TextIO
 
 from bot.ledger import Ledger
@@ -53,8 +54,12 @@ def local_player_name() -> str:
 async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -> int:
     """Play until the player leaves; returns the process exit status."""
     settings = table_settings(options)
-    options.database_path.parent.mkdir(parents=True, exist_ok=True)
-    ledger = await Ledger.open(options.database_path)
+    try:
+        options.database_path.parent.mkdir(parents=True, exist_ok=True)
+        ledger = await Ledger.open(options.database_path)
+    except (OSError, sqlite3.Error) as error:
+        out.write(f"Cannot open the chip ledger {options.database_path}: {error}\n")
+        return 1
     try:
         name = local_player_name()
         balance_before = await ledger.ensure_player(GUILD_ID, LOCAL_USER_ID, name)
