@@ -423,3 +423,10 @@ def test_a_pot_sized_raise_adds_the_pot_after_calling():
     assert view.street is Street.FLOP
     expected = 10 + (view.pot + 10)
     assert bet_pot_fraction(view, 1.0) == Action(ActionKind.RAISE, expected)
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_asking_for_a_decision_out_of_turn_raises(name):
+    hand = spot(["Ah Kh", "7c 2d"])
+    with pytest.raises(ValueError, match="no decision to make"):
+        make_strategy(name).decide(hand.view(1 - hand.to_act), random.Random(0))
