@@ -1,0 +1,197 @@
+"""Finished hands as PokerStars-style hand histories, for the usual poker tracking tools."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from engine.actions import ActionKind, Street
+from engine.cards import Card, cards_str
+from engine.events import (
+    Acted,
+    Forced,
+    Mucked,
+    Posted,
+    RunItTwiceChosen,
+    Showed,
+    StreetDealt,
+    UncalledBetReturned,
+    Won,
+)
+from engine.hand import Hand
+from engine.view import ActionRecord
+
+_RUN_NAMES = ("FIRST", "SECOND")
+_POSTS = {
+    Forced.ANTE: "posts the ante",
+    Forced.SMALL_BLIND: "posts small blind",
+    Forced.BIG_BLIND: "posts big blind",
+}
+
+
+def format_hand_history(
+    hand: Hand,
+    *,
+    hand_id: int | str,
+    table_name: str,
+    player_names: Sequence[str],
+    started_at: datetime,
+    hero: int | None = None,
+) -> str:
+    """The finished ``hand`` as PokerStars-style text.
+
+    ``hero`` is the seat whose hole cards are listed under HOLE CARDS; ``None`` lists everyone's
+    (for a replay after the fact). Seats are numbered from 1 in the text.
+    """
+    if not hand.is_over:
+        raise ValueError("only a finished hand has a history")
+    if len(player_names) != hand.num_seats:
+        raise ValueError(f"need {hand.num_seats} player names, got {len(player_names)}")
+    writer = _HistoryWriter(hand, player_names)
+    lines = [
+        f"PokerStars Hand #{hand_id}: Hold'em No Limit ({hand.small_blind}/{hand.big_blind})"
+        f" - {started_at:%Y/%m/%d %H:%M:%S} {started_at.tzname() or 'UTC'}",
+        f"Table '{table_name}' {max(hand.num_seats, 2)}-max Seat #{hand.button + 1} is the button",
+    ]
+    lines += [
+        f"Seat {seat + 1}: {name} ({hand.starting_stacks[seat]} in chips)"
+        for seat, name in enumerate(player_names)
+    ]
+    lines += writer.body(hero)
+    lines += writer.summary()
+    return "\n".join(lines) + "\n"
+
+
+class _HistoryWriter:
+    """Turns a finished hand's events into the lines of its history."""
+
+    def __init__(self, hand: Hand, names: Sequence[str]) -> None:
+        self.hand = hand
+        self.names = names
+        self.result = hand.result
+        assert self.result is not None
+
+    def body(self, hero: int | None) -> list[str]:
+        hand, names = self.hand, self.names
+        lines: list[str] = []
+        hole_cards_written = showdown_started = run_twice = False
+        facing = 0
+        for event in hand.events:
+            if isinstance(event, Posted):
+                if event.forced is not Forced.ANTE:
+                    facing = max(facing, event.amount)
+                lines.append(f"{names[event.seat]}: {_POSTS[event.forced]} {event.amount}"
+                             + (" and is all-in" if event.is_all_in else ""))
+            elif not hole_cards_written:
+                hole_cards_written = True
+                lines.append("*** HOLE CARDS ***")
+                seats = range(hand.num_seats) if hero is None else [hero]
+                lines += [f"Dealt to {names[seat]} [{cards_str(hand.hole_cards(seat))}]"
+                          for seat in seats]
+            if isinstance(event, Acted):
+                lines.append(f"{names[event.seat]}: {_describe(event.record, facing)}")
+                facing = max(facing, event.record.to)
+            elif isinstance(event, StreetDealt):
+                facing = 0
+                lines.append(_street_line(event, hand.boards[event.run], run_twice))
+            elif isinstance(event, RunItTwiceChosen):
+                run_twice = event.agreed
+            elif isinstance(event, UncalledBetReturned):
+                lines.append(f"Uncalled bet ({event.amount}) returned to {names[event.seat]}")
+            elif isinstance(event, Showed | Mucked) and not showdown_started:
+                showdown_started = True
+                lines.append("*** SHOW DOWN ***")
+            if isinstance(event, Showed):
+                entry = next(e for e in self.result.showdown if e.seat == event.seat)
+                lines.append(f"{names[event.seat]}: shows [{cards_str(event.cards)}]"
+                             f" ({' - '.join(entry.hand_names)})")
+            elif isinstance(event, Mucked):
+                lines.append(f"{names[event.seat]}: mucks hand")
+            elif isinstance(event, Won):
+                lines.append(f"{names[event.seat]} collected {event.amount} from "
+                             f"{self._pot_name(event.pot, event.run)}")
+        return lines
+
+    def _pot_name(self, pot: int, run: int) -> str:
+        pots = {award.pot for award in self.result.awards}
+        name = "pot" if len(pots) == 1 else "main pot" if pot == 0 else f"side pot-{pot}"
+        return f"{name} ({_RUN_NAMES[run].lower()} board)" if len(self.hand.boards) > 1 else name
+
+    def summary(self) -> list[str]:
+        hand, result = self.hand, self.result
+        total = sum(award.amount for award in result.awards)
+        by_pot: dict[int, int] = {}
+        for award in result.awards:
+            by_pot[award.pot] = by_pot.get(award.pot, 0) + award.amount
+        pot_line = f"Total pot {total}"
+        if len(by_pot) > 1:
+            pot_line += f" Main pot {by_pot[0]}." + "".join(
+                f" Side pot-{pot} {amount}." for pot, amount in by_pot.items() if pot)
+        lines = ["*** SUMMARY ***", pot_line + " | Rake 0"]
+        for run, board in enumerate(hand.boards):
+            label = "Board" if len(hand.boards) == 1 else f"{_RUN_NAMES[run]} Board"
+            if board:
+                lines.append(f"{label} [{cards_str(board)}]")
+        lines += [f"Seat {seat + 1}: {self.names[seat]}{self._position(seat)} "
+                  f"{self._outcome(seat)}" for seat in range(hand.num_seats)]
+        return lines
+
+    def _position(self, seat: int) -> str:
+        hand = self.hand
+        labels = []
+        if seat == hand.button:
+            labels.append("button")
+        if seat == hand.small_blind_seat and hand.small_blind:
+            labels.append("small blind")
+        elif seat == hand.big_blind_seat:
+            labels.append("big blind")
+        return f" ({', '.join(labels)})" if labels else ""
+
+    def _outcome(self, seat: int) -> str:
+        hand, result = self.hand, self.result
+        won = result.won_by(seat)
+        if hand.folded[seat]:
+            street = next(r.street for r in hand.history
+                          if r.seat == seat and r.kind is ActionKind.FOLD)
+            put_in = any(r.seat == seat and r.added for r in hand.history) or any(
+                isinstance(e, Posted) and e.seat == seat for e in hand.events)
+            where = "before Flop" if street is Street.PREFLOP else f"on the {street.label}"
+            return f"folded {where}" + ("" if put_in else " (didn't bet)")
+        entry = next((e for e in result.showdown if e.seat == seat), None)
+        if entry is not None:
+            shown = f"showed [{cards_str(entry.cards)}] and "
+            hand_text = f" with {' - '.join(entry.hand_names)}"
+            return shown + (f"won ({won}){hand_text}" if won else f"lost{hand_text}")
+        if seat in result.mucked:
+            return f"mucked [{cards_str(hand.hole_cards(seat))}]"
+        return f"collected ({won})"
+
+
+def _describe(record: ActionRecord, facing: int) -> str:
+    """An action as PokerStars writes it: ``calls 10``, ``raises 30 to 40``, ``bets 20``…
+
+    ``facing`` is the street's bet before this action.
+    """
+    kind = record.kind
+    if kind is ActionKind.FOLD:
+        text = "folds"
+    elif kind is ActionKind.CHECK:
+        text = "checks"
+    elif kind is ActionKind.CALL:
+        text = f"calls {record.added}"
+    elif kind is ActionKind.BET:
+        text = f"bets {record.added}"
+    else:
+        text = f"raises {record.to - facing} to {record.to}"
+    return text + (" and is all-in" if record.is_all_in else "")
+
+
+def _street_line(event: StreetDealt, board: Sequence[Card], run_twice: bool) -> str:
+    name = f"{_RUN_NAMES[event.run]} {event.street.name}" if run_twice else event.street.name
+    before = board[: _BOARD_SIZE[event.street] - len(event.cards)]
+    if before:
+        return f"*** {name} *** [{cards_str(before)}] [{cards_str(event.cards)}]"
+    return f"*** {name} *** [{cards_str(event.cards)}]"
+
+
+_BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
