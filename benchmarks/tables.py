@@ -1,0 +1,408 @@
+"""Many tables in one process: the table runtime and the ledger under a popular bot's load.
+
+Every table runs through the real ``TableManager`` and a real ``Ledger`` on a temporary SQLite
+file, with all delays 0. Half the tables seat bots only (mixed levels, dealt by ``run_hands``);
+the other half seat two simulated people among the bots. A simulated person acts the way the
+Discord front end does: the notifier's ``your_turn`` reaches them and, from another task, they
+call ``TableManager.act`` (mostly check or call, some folds and raises, from a seeded RNG).
+
+    python -m benchmarks.tables --tables 1000 --seconds 60
+    python -m benchmarks.tables --tables 1000 --seconds 60 --json
+
+Figures: hands settled per second in total; a person's action latency (from their ``act`` to
+the next turn prompt at that table); event-loop lag (how late a 10 ms ticker wakes); ledger
+transactions per second; peak memory (``ru_maxrss`` above the baseline taken before any table
+opened) and per table; then, after shutdown, the ledger's ``audit()`` and a chip count made by
+the benchmark itself (people's grants) against what the ledger holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.ledger import Ledger
+from bot.tables.errors import NotEnoughChips, TableError
+from bot.tables.manager import TableManager
+from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.settings import TableSettings
+from engine.actions import Action, ActionKind
+from engine.cards import Card
+from engine.strategies import LEVELS
+
+GUILD = 1
+FIRST_CHANNEL = 1_000
+STARTING_BALANCE = 1_000_000
+"""People's starting grant: large, so that busted people can always buy in again."""
+PEOPLE_PER_MIXED_TABLE = 2
+TICK_SECONDS = 0.010
+REQUIRED_KEYS = ("hands_per_s", "action_ms_p50", "action_ms_p99", "loop_lag_ms_p99",
+                 "loop_lag_ms_max", "kb_per_table", "audit_ok", "chips_lost")
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile of ``values`` (0 when there are none).
+
+    >>> percentile([5, 1, 3, 2, 4], 0.5), percentile([5, 1, 3, 2, 4], 0.99), percentile([], 0.5)
+    (3, 5, 0.0)
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def peak_rss_kb() -> int:
+    """The process's peak resident memory so far, in KB (Linux reports ``ru_maxrss`` in KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def choose_action(prompt: TurnPrompt, rng: random.Random) -> Action:
+    """A simulated person's move: mostly check or call, sometimes fold or bet/raise a bit."""
+    legal = prompt.legal
+    roll = rng.random()
+    if legal.can_bet_or_raise and roll < 0.12:
+        kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+        upper = max(legal.min_to, min(legal.max_to, legal.min_to * 3))
+        return Action(kind, rng.randint(legal.min_to, upper))
+    if legal.can_check:
+        return Action(ActionKind.CHECK)
+    if roll < 0.30:
+        return Action(ActionKind.FOLD)
+    return Action(ActionKind.CALL if legal.can_call else ActionKind.FOLD)
+
+
+class CountingLedger:
+    """The real ledger, counting calls to its public coroutine methods (each is one
+    transaction) so the benchmark can report transactions per second."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.ledger, name)
+        if name.startswith("_") or not asyncio.iscoroutinefunction(attribute):
+            return attribute
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls[name] += 1
+            return await attribute(*args, **kwargs)
+
+        return counted
+
+
+@dataclass
+class SimulatedPeople:
+    """A ``Notifier`` whose people answer their prompts through the manager, like clicks.
+
+    It measures what a person feels: the time from sending an action to the next prompt at
+    that table. Busted people buy in again (``top_up``), or leave if their balance is spent.
+    """
+
+    rng: random.Random
+    manager: TableManager | None = None
+    hands_by_table: Counter[int] = field(default_factory=Counter)
+    hand_ids: list[int] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    refusals: Counter[str] = field(default_factory=Counter)
+    rebuys: int = 0
+    departures: int = 0
+    _acted_at: dict[int, float] = field(default_factory=dict)
+    _requests: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def reset_counts(self) -> None:
+        """Start a new measurement window."""
+        self.hands_by_table.clear()
+        self.latencies.clear()
+
+    async def table_changed(self, state: TableState) -> None:
+        return None
+
+    async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
+        return None
+
+    async def your_turn(self, state: TableState, user_id: int, prompt: TurnPrompt) -> None:
+        acted_at = self._acted_at.pop(state.channel_id, None)
+        if acted_at is not None:
+            self.latencies.append(time.perf_counter() - acted_at)
+        self._send(self._act(state.channel_id, user_id, choose_action(prompt, self.rng)))
+
+    async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
+        self.hands_by_table[state.channel_id] += 1
+        self.hand_ids.append(outcome.hand_id)
+        for result in outcome.results:
+            if result.user_id is not None and result.final_stack == 0:
+                self._send(self._buy_in_again(state.channel_id, result.user_id))
+
+    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
+        return None
+
+    async def ask_run_it_twice(
+        self, state: TableState, user_ids: Sequence[int], deadline: float
+    ) -> None:
+        assert self.manager is not None
+        for user_id in user_ids:
+            self._send(self.manager.answer_run_it_twice(
+                state.channel_id, user_id, self.rng.random() < 0.5))
+
+    async def wait_for_requests(self) -> None:
+        """Let the actions already sent finish (or fail) before the runtime shuts down."""
+        while self._requests:
+            await asyncio.gather(*self._requests, return_exceptions=True)
+
+    async def _act(self, channel_id: int, user_id: int, action: Action) -> None:
+        assert self.manager is not None
+        self._acted_at[channel_id] = time.perf_counter()
+        await self.manager.act(channel_id, user_id, action)
+
+    async def _buy_in_again(self, channel_id: int, user_id: int) -> None:
+        assert self.manager is not None
+        buy_in = self.manager.table_settings(channel_id).default_buy_in
+        try:
+            await self.manager.top_up(channel_id, user_id, buy_in)
+            self.rebuys += 1
+        except NotEnoughChips:
+            await self.manager.leave(channel_id, user_id)
+            self.departures += 1
+
+    def _send(self, request: Coroutine[Any, Any, Any]) -> None:
+        """Run a request in its own task, as a Discord interaction would; count refusals."""
+
+        async def send() -> None:
+            try:
+                await request
+            except TableError as error:
+                self.refusals[type(error).__name__] += 1
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._requests.add(task)
+        task.add_done_callback(self._requests.discard)
+
+
+class LoopLagProbe:
+    """A ticker that sleeps ``interval`` seconds at a time and records how late it wakes."""
+
+    def __init__(self, interval: float = TICK_SECONDS) -> None:
+        self.interval = interval
+        self.lags: list[float] = []
+
+    async def run(self) -> None:
+        while True:
+            due = time.perf_counter() + self.interval
+            await asyncio.sleep(self.interval)
+            self.lags.append(max(0.0, time.perf_counter() - due))
+
+
+class ErrorLog(logging.Handler):
+    """Counts error records from the bot's loggers and keeps one example of each message."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        reason = record.getMessage().split(":", 1)[-1].strip()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            reason += f" [{type(error).__name__}: {error}]"
+        self.counts[reason] += 1
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What one run measured; ``to_json`` has the keys in ``REQUIRED_KEYS`` and more."""
+
+    tables: int
+    seconds: float
+    hands: int
+    hands_per_s: float
+    idle_tables: int
+    action_ms_p50: float
+    action_ms_p99: float
+    actions_measured: int
+    loop_lag_ms_p50: float
+    loop_lag_ms_p99: float
+    loop_lag_ms_max: float
+    ledger_tx_per_s: float
+    peak_mb: float
+    setup_kb_per_table: float
+    kb_per_table: float
+    unsettled_hands: int
+    errors: dict[str, int]
+    refusals: dict[str, int]
+    audit_ok: bool
+    audit_problems: list[str]
+    chips_lost: int
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    def report(self) -> str:
+        """The figures as lines of text for a terminal."""
+        lines = [
+            f"{self.tables:,} tables for {self.seconds:.1f} s, all delays 0",
+            f"hands settled:      {self.hands:,} = {self.hands_per_s:,.1f} hands/s in total"
+            f" ({self.idle_tables} tables finished no hand)",
+            f"action latency:     median {self.action_ms_p50:.1f} ms, p99 {self.action_ms_p99:.1f}"
+            f" ms ({self.actions_measured:,} actions)",
+            f"event-loop lag:     median {self.loop_lag_ms_p50:.1f} ms, p99"
+            f" {self.loop_lag_ms_p99:.1f} ms, max {self.loop_lag_ms_max:.1f} ms",
+            f"ledger:             {self.ledger_tx_per_s:,.0f} transactions/s",
+            f"memory:             peak {self.peak_mb:,.1f} MB above baseline,"
+            f" {self.kb_per_table:.1f} KB per table ({self.setup_kb_per_table:.1f} once seated)",
+            f"hands not settled:  {self.unsettled_hands}",
+            f"errors logged:      {sum(self.errors.values())}",
+            *(f"  {count} x {reason}" for reason, count in self.errors.items()),
+            f"refused requests:   {dict(self.refusals)}",
+            f"audit ok:           {self.audit_ok} {self.audit_problems or ''}".rstrip(),
+            f"chips lost:         {self.chips_lost}",
+        ]
+        return "\n".join(lines)
+
+
+async def seat_table(
+    manager: TableManager, channel_id: int, people: Sequence[int], rng: random.Random
+) -> None:
+    """Seat bots of mixed levels, then the people (whose joining starts the dealing)."""
+    bots = rng.randint(2, 6) if not people else rng.randint(1, 4)
+    for _ in range(bots):
+        await manager.add_bots(GUILD, channel_id, rng.choice(LEVELS), 1)
+    for user_id in people:
+        await manager.join(GUILD, channel_id, user_id, f"person {user_id}")
+
+
+async def count_unsettled(ledger: Ledger, hand_ids: Sequence[int]) -> int:
+    """How many of the hands reported finished have no settled record in the ledger."""
+    records = [await ledger.hand_history(hand_id) for hand_id in hand_ids]
+    return sum(record is None for record in records)
+
+
+async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figures:
+    """Seat ``tables`` tables, play for ``seconds``, shut down, audit; return the figures."""
+    rng = random.Random(seed)
+    errors = ErrorLog()
+    bot_logger = logging.getLogger("bot")
+    bot_logger.addHandler(errors)
+    ledger = await Ledger.open(directory / "tables.sqlite3", starting_balance=STARTING_BALANCE)
+    try:
+        counting = CountingLedger(ledger)
+        people = SimulatedPeople(random.Random(rng.getrandbits(64)))
+        manager = TableManager(counting, people, rng=random.Random(rng.getrandbits(64)),
+                               default_settings=TableSettings.instant())
+        people.manager = manager
+        await manager.start()
+        baseline_kb = peak_rss_kb()
+        channels = range(FIRST_CHANNEL, FIRST_CHANNEL + tables)
+        mixed = [channel for channel in channels if channel % 2 == 0]
+        seated_people = {
+            channel: [channel * 10 + n for n in range(PEOPLE_PER_MIXED_TABLE)]
+            for channel in mixed
+        }
+        await asyncio.gather(*(
+            seat_table(manager, channel, seated_people.get(channel, ()), rng)
+            for channel in channels
+        ))
+        setup_kb = peak_rss_kb() - baseline_kb
+        bots_only = [asyncio.create_task(manager.run_hands(channel, 10**9))
+                     for channel in channels if channel not in seated_people]
+        probe = LoopLagProbe()
+        ticker = asyncio.create_task(probe.run())
+        people.reset_counts()
+        counting.calls.clear()
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        elapsed = time.perf_counter() - started
+        hands = sum(people.hands_by_table.values())
+        idle = sum(people.hands_by_table[channel] == 0 for channel in channels)
+        transactions = sum(counting.calls.values())
+        latencies, lags = list(people.latencies), list(probe.lags)
+        peak_kb = peak_rss_kb() - baseline_kb
+        ticker.cancel()
+        for task in bots_only:
+            task.cancel()
+        await people.wait_for_requests()
+        await manager.shutdown()
+        unsettled = await count_unsettled(ledger, people.hand_ids)
+        audit = await ledger.audit()
+    finally:
+        await ledger.close()
+        bot_logger.removeHandler(errors)
+    granted = STARTING_BALANCE * PEOPLE_PER_MIXED_TABLE * len(mixed)
+    held = audit.totals.balances + audit.totals.house + audit.totals.escrow
+    return Figures(
+        tables=tables,
+        seconds=round(elapsed, 3),
+        hands=hands,
+        hands_per_s=round(hands / elapsed, 1),
+        idle_tables=idle,
+        action_ms_p50=round(statistics.median(latencies) * 1e3, 2) if latencies else 0.0,
+        action_ms_p99=round(percentile(latencies, 0.99) * 1e3, 2),
+        actions_measured=len(latencies),
+        loop_lag_ms_p50=round(statistics.median(lags) * 1e3, 2) if lags else 0.0,
+        loop_lag_ms_p99=round(percentile(lags, 0.99) * 1e3, 2),
+        loop_lag_ms_max=round(max(lags, default=0.0) * 1e3, 2),
+        ledger_tx_per_s=round(transactions / elapsed, 1),
+        peak_mb=round(peak_kb / 1024, 1),
+        setup_kb_per_table=round(setup_kb / tables, 1),
+        kb_per_table=round(peak_kb / tables, 1),
+        unsettled_hands=unsettled,
+        errors=dict(errors.counts.most_common()),
+        refusals=dict(people.refusals),
+        audit_ok=audit.ok,
+        audit_problems=list(audit.problems),
+        chips_lost=granted - held,
+    )
+
+
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=positive(int), default=1_000)
+    parser.add_argument("--seconds", type=positive(float), default=60.0)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(argv)
+
+
+def positive(kind: Callable[[str], float]) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` that must be more than 0."""
+
+    def convert(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+
+    return convert
+
+
+def main(argv: Sequence[str] | None = None) -> Figures:
+    """Run the benchmark from the command line; print and return the figures."""
+    arguments = parse_arguments(argv)
+    with tempfile.TemporaryDirectory(prefix="holdem-tables-") as directory:
+        figures = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
+                                  Path(directory)))
+    print(figures.to_json() if arguments.json else figures.report())
+    return figures
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        main(sys.argv[1:])
