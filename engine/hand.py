@@ -59,17 +59,22 @@ class IllegalActionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ShowdownEntry:
-    """A hand shown at showdown: its rank and name on each board (one board unless run twice)."""
+    """A hand shown at showdown, with its rank on each board (one board unless run twice)."""
 
     seat: int
     cards: tuple[Card, ...]
     ranks: tuple[int, ...]
-    hand_names: tuple[str, ...]
+    boards: tuple[tuple[Card, ...], ...]
 
     @property
     def rank(self) -> int:
         """The rank on the first board (1 is a royal flush, 7462 the worst high card)."""
         return self.ranks[0]
+
+    @property
+    def hand_names(self) -> tuple[str, ...]:
+        """The hand's name on each board (worked out when asked: naming costs more than ranking)."""
+        return tuple(describe([*self.cards, *board]).name for board in self.boards)
 
     @property
     def hand_name(self) -> str:
@@ -604,8 +609,7 @@ class Hand:
                 for index in contested:
                     best_shown[run][index] = min(best_shown[run][index], ranks[seat][run])
             cards = self._hole[seat]
-            names = tuple(describe([*cards, *board]).name for board in self._boards)
-            entries.append(ShowdownEntry(seat, cards, ranks[seat], names))
+            entries.append(ShowdownEntry(seat, cards, ranks[seat], self.boards))
             self._shown[seat] = cards
             self._events.append(Showed(seat, cards))
         awards = []
