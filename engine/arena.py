@@ -25,9 +25,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
+from engine.actions import Action
 from engine.cards import Deck
 from engine.hand import Hand
 from engine.strategies import Strategy, make_strategy
+from engine.view import PlayerView
 
 MIN_SEATS, MAX_SEATS = 2, 9
 
@@ -188,7 +190,7 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
     return tally
 
 
-def _decide(bot: Strategy, view, rng: random.Random, name: str):
+def _decide(bot: Strategy, view: PlayerView, rng: random.Random, name: str) -> Action:
     try:
         return bot.decide(view, rng)
     except Exception as error:
