@@ -1,0 +1,99 @@
+"""Ledger throughput: many tables settling hands at once through one connection.
+
+Each table seats two people and a bot, then loops: ``begin_hand`` then ``settle_hand`` (three
+participants, stats and the hand record). Prints hands settled per second and the latency of one
+begin+settle pair as tables queue for the connection.
+
+    python benchmarks/ledger.py [--tables 1000] [--hands 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.ledger import HandParticipant, Ledger
+
+GUILD = 1
+HISTORY = "Hand #{n}\n" + "Seat 1: player (1,000 in chips)\n" * 12
+
+
+async def seat_table(ledger: Ledger, table_id: int) -> dict[int | str, int]:
+    people = (table_id * 2, table_id * 2 + 1)
+    for user in people:
+        await ledger.ensure_player(GUILD, user, f"player {user}")
+        await ledger.buy_in(GUILD, table_id, user, 1_000)
+    await ledger.buy_in(GUILD, table_id, f"Bot {table_id}", 1_000)
+    return await ledger.table_stacks(table_id)
+
+
+async def play_table(
+    ledger: Ledger,
+    table_id: int,
+    stacks: dict[int | str, int],
+    hands: int,
+    latencies: list[float],
+) -> None:
+    players = list(stacks)
+    for number in range(1, hands + 1):
+        started = time.perf_counter()
+        hand_id = await ledger.begin_hand(GUILD, table_id, number, stacks)
+        winner, loser = players[number % 3], players[(number + 1) % 3]
+        moved = min(50, stacks[loser])
+        final = {**stacks, winner: stacks[winner] + moved, loser: stacks[loser] - moved}
+        results = [
+            HandParticipant(
+                player,
+                str(player),
+                final[player] - stacks[player],
+                won=player == winner,
+                showdown_won=player == winner,
+                vpip=True,
+                pot_won=2 * moved * (player == winner),
+            )
+            for player in players
+        ]
+        await ledger.settle_hand(hand_id, final, results, HISTORY.format(n=number))
+        latencies.append(time.perf_counter() - started)
+        stacks = final
+
+
+async def run(tables: int, hands: int, directory: Path) -> None:
+    async with await Ledger.open(directory / "bench.sqlite3") as ledger:
+        started = time.perf_counter()
+        seats = await asyncio.gather(*(seat_table(ledger, t) for t in range(1, tables + 1)))
+        seating = time.perf_counter() - started
+        latencies: list[float] = []
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(play_table(ledger, t, stacks, hands, latencies) for t, stacks in enumerate(seats, 1))
+        )
+        elapsed = time.perf_counter() - started
+        audit = await ledger.audit()
+    settled = tables * hands
+    latencies.sort()
+    print(f"seating {tables} tables (2 people and a bot each): {seating:.2f} s")
+    print(f"{tables} tables x {hands} hands: {settled} hands in {elapsed:.2f} s")
+    print(f"throughput: {settled / elapsed:,.0f} hands/s (begin_hand + settle_hand)")
+    print(
+        f"latency per hand: median {statistics.median(latencies) * 1e3:.1f} ms, "
+        f"p99 {latencies[int(len(latencies) * 0.99)] * 1e3:.1f} ms"
+    )
+    print(f"audit ok: {audit.ok}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1_000)
+    parser.add_argument("--hands", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        asyncio.run(run(args.tables, args.hands, Path(directory)))
+
+
+if __name__ == "__main__":
+    main()
