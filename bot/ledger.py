@@ -294,8 +294,10 @@ class Ledger:
         daily_amount: int = 1_000,
         daily_interval: float = 86_400,
         clock: Callable[[], float] = time.time,
+        migrations_dir: Path = MIGRATIONS_DIR,
     ) -> Ledger:
-        """Connect to the SQLite file at ``path`` (created if missing) and migrate it."""
+        """Connect to the SQLite file at ``path`` (created if missing) and apply the numbered
+        migrations it has not seen yet."""
         if starting_balance != 0:
             _check_amount(starting_balance)
         _check_amount(daily_amount)
@@ -310,7 +312,7 @@ class Ledger:
             clock=clock,
         )
         try:
-            await ledger._call(_prepare, MIGRATIONS_DIR)
+            await ledger._call(_prepare, Path(migrations_dir))
         except BaseException:
             await db.close()
             raise

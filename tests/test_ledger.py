@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.ledger import (
+    MIGRATIONS_DIR,
     DailyNotReady,
     HandInProgress,
     HandParticipant,
@@ -85,6 +88,50 @@ async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+async def test_new_numbered_migrations_apply_in_order_and_a_failing_one_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    shutil.copy(MIGRATIONS_DIR / "001_initial.sql", migrations)
+    path = tmp_path / "ledger.sqlite3"
+    (migrations / "002_nicknames.sql").write_text("ALTER TABLE players ADD COLUMN nickname TEXT;")
+    async with await Ledger.open(path, migrations_dir=migrations) as ledger:
+        await ledger.ensure_player(GUILD, ALICE, "alice")
+    (migrations / "003_broken.sql").write_text(
+        "CREATE TABLE badges (id INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        await Ledger.open(path, migrations_dir=migrations)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+        assert db.execute("SELECT nickname FROM players").fetchall() == [(None,)]
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        assert "badges" not in tables
+
+
+async def test_concurrent_tables_settle_without_losing_a_chip(ledger: Ledger) -> None:
+    async def play_table(table_id: int) -> None:
+        user = 1_000 + table_id
+        await ledger.ensure_player(GUILD, user, f"p{user}")
+        stacks = {user: await ledger.buy_in(GUILD, table_id, user, 500)}
+        stacks["Ada"] = await ledger.buy_in(GUILD, table_id, "Ada", 500)
+        for number in range(1, 4):
+            hand_id = await ledger.begin_hand(GUILD, table_id, number, stacks)
+            final = {user: stacks[user] + 10, "Ada": stacks["Ada"] - 10}
+            await ledger.settle_hand(
+                hand_id, final, [result(user, 10, won=True), result("Ada", -10)], ""
+            )
+            stacks = final
+        await ledger.cash_out(GUILD, table_id, user)
+        await ledger.cash_out(GUILD, table_id, "Ada")
+
+    await asyncio.gather(*(play_table(table_id) for table_id in range(1, 51)))
+    totals = (await ledger.audit()).totals
+    assert (totals.house, totals.escrow) == (-50 * 30, 0)
+    assert await ledger.balance(GUILD, 1_001) == 10_030
 
 
 async def test_ledger_entries_are_append_only(tmp_path: Path) -> None:
