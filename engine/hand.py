@@ -691,7 +691,8 @@ def _why_illegal(legal: LegalActions, action: Action) -> str:
         if kind is ActionKind.RAISE and legal.can_bet:
             return "cannot raise: there is no bet yet (bet instead)"
         if not legal.can_bet_or_raise:
-            return f"cannot {kind}: betting is not open to you now, only call or fold"
+            verb = "go all-in" if kind is ActionKind.ALL_IN else kind
+            return f"cannot {verb}: betting is not open to you now, only call or fold"
         return (
             f"cannot {kind} to {action.amount}: the amount must be "
             f"{legal.min_to} to {legal.max_to}"
