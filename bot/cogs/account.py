@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.error_handler import InputError
+from bot.history_privacy import redact_hidden_cards
 from bot.interaction_reply import reply, within_deadline
 from bot.ledger import HandRecord
 from bot.table_embed import TABLE_COLOUR, chips
@@ -107,7 +108,8 @@ class AccountCog(commands.Cog, name="Account"):
         embed.set_footer(text=f"Page {page}")
         await reply(interaction, embed=embed, ephemeral=False)
 
-    @app_commands.command(description="The history of a hand you played, as a text file.")
+    @app_commands.command(description="The history of a hand, as a text file (other players' "
+                                      "folded or mucked cards left out).")
     @app_commands.describe(hand="The hand's id (default: your latest hand)")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, hand: int | None = None) -> None:
@@ -126,7 +128,8 @@ class AccountCog(commands.Cog, name="Account"):
             return record
 
         record = await within_deadline(interaction, find())
-        history = io.BytesIO(record.history_text.encode())
+        others = [seat.name for seat in record.participants if seat.player != user_id]
+        history = io.BytesIO(redact_hidden_cards(record.history_text, others).encode())
         await reply(interaction, f"Hand #{record.hand_id}:",
                     file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
 
