@@ -128,6 +128,8 @@ class HandParticipant:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
+    """One person's place on a leaderboard page; ``value`` is what the board ranks by."""
+
     rank: int
     user_id: int
     name: str
@@ -208,6 +210,8 @@ class LedgerTotals:
 
 @dataclass(frozen=True, slots=True)
 class AuditReport:
+    """The result of ``audit()``: ``ok`` when ``problems`` is empty."""
+
     ok: bool
     problems: tuple[str, ...]
     totals: LedgerTotals
@@ -686,7 +690,8 @@ class Ledger:
 
     async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
         """The person's latest settled hands in a guild, newest first."""
-        _check_amount(limit)
+        if _check_id(limit, "limit") < 1:
+            raise InvalidRequest("Ask for at least one hand.")
         rows = await self._read(
             lambda db: db.execute(
                 "SELECT h.id, h.table_id, h.hand_number, h.finished_at, hp.net, hp.won"

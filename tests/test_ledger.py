@@ -545,6 +545,8 @@ async def test_recent_hands_lists_a_persons_hands_newest_first(ledger: Ledger) -
         (second, 2, -20, False), (first, 1, 50, True),
     ]
     assert len(await ledger.recent_hands(GUILD, ALICE, limit=1)) == 1
+    with pytest.raises(InvalidRequest):
+        await ledger.recent_hands(GUILD, ALICE, limit=0)
     assert await ledger.recent_hands(OTHER_GUILD, ALICE) == []
 
 
