@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.tables.errors import NoTableHere, TableClosed
 from bot.tables.notifier import Notifier, TableState
+from bot.tables.pacing import StepPacer
 from bot.tables.settings import TableSettings
 from bot.tables.table import Table
 from engine.actions import Action
@@ -47,6 +48,7 @@ class TableManager:
         self._default_settings = default_settings or TableSettings()
         self._bot_executor = bot_executor
         self._tables: dict[int, Table] = {}
+        self._pacer = StepPacer()
         self._creating = asyncio.Lock()
         self._closed = False
 
@@ -197,6 +199,7 @@ class TableManager:
                 table = Table(
                     guild_id, channel_id, settings, self._ledger, self._notifier,
                     rng=self._rng, bot_executor=self._bot_executor, on_empty=self._forget,
+                    pacer=self._pacer,
                 )
                 table.start()
                 self._tables[channel_id] = table

@@ -38,12 +38,14 @@ from bot.tables.errors import (
     UnknownBot,
 )
 from bot.tables.notifier import Notifier, PotState, SeatState, TableState, TurnPrompt
+from bot.tables.pacing import StepPacer
 from bot.tables.seats import Seat
 from bot.tables.settings import TableSettings
 from bot.tables.settlement import hand_outcome, participants
 from engine.actions import Action, ActionKind
 from engine.cards import Card, Deck
 from engine.hand import Hand, IllegalActionError
+from engine.history import format_hand_history
 from engine.strategies.names import pick_bot_name
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,8 @@ class Table:
     """The table of one channel. Create it, ``start()`` its runner, ``close()`` it at the end.
 
     ``rng`` (tests) makes shuffles and bot choices reproducible; without it the deck is
-    shuffled with the OS CSPRNG. When the last seat empties after a hand (a player who left
+    shuffled with the OS CSPRNG. ``pacer`` is shared by the tables of a process so that busy
+    tables take turns on the event loop. When the last seat empties after a hand (a player who left
     mid-hand was cashed out) the table stops and calls ``on_empty``.
     """
 
@@ -76,6 +79,7 @@ class Table:
         rng: random.Random | None = None,
         bot_executor: Executor | None = None,
         on_empty: Callable[[Table], None] | None = None,
+        pacer: StepPacer | None = None,
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -86,6 +90,7 @@ class Table:
         self._rng = rng if rng is not None else random.Random()
         self._bot_executor = bot_executor
         self._on_empty = on_empty
+        self._pacer = pacer if pacer is not None else StepPacer()
         self._seats: dict[int, Seat] = {}
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -364,11 +369,11 @@ class Table:
                     await self._wait(deal_at - loop.time())
                     continue
                 self._start_now = False
+                await self._pacer.step()
                 succeeded = await self._play_hand()
                 pause = self.settings.next_hand_delay if succeeded else FAILURE_PAUSE
                 deal_at = loop.time() + pause
                 self._hands_played.set()
-                await asyncio.sleep(0)
         except _Closing:
             pass
         finally:
@@ -382,6 +387,7 @@ class Table:
             await self._send_hole_cards()
             hand = self._current_hand()
             while not hand.is_over:
+                await self._pacer.step()
                 if hand.awaiting_run_it_twice:
                     await self._run_it_twice_question(hand)
                 else:
@@ -392,7 +398,6 @@ class Table:
                         failed_bot = None
                     else:
                         await self._person_turn(seat)
-                await asyncio.sleep(0)
             await self._settle()
             return True
         except _Closing:
@@ -527,8 +532,6 @@ class Table:
             self._actions_taken += 1
 
     async def _settle(self) -> None:
-        from engine.history import format_hand_history
-
         hand = self._current_hand()
         seats = self._hand_seats
         assert self._hand_id is not None
@@ -552,7 +555,11 @@ class Table:
         await self._notify(self._notifier.hand_finished(self.state(), outcome))
         for position, seat in enumerate(seats):
             if seat.bot is not None:
-                seat.bot.hand_finished(hand.view(position))
+                try:
+                    seat.bot.hand_finished(hand.view(position))
+                except Exception:
+                    log.exception("table %s: bot %s failed to review the hand",
+                                  self.channel_id, seat.name)
         await self._after_hand(seats)
 
     async def _refund(self) -> None:
@@ -565,8 +572,15 @@ class Table:
             except Exception:
                 log.exception("table %s: refunding hand %s failed", self.channel_id, hand_id)
         self._hand = None
-        if not self._closing:
-            await self._after_hand(self._hand_seats)
+        if self._closing:
+            return
+        for seat in self._hand_seats:
+            if seat.user_id is not None:
+                await self._notify(self._notifier.tell(
+                    self.channel_id, seat.user_id,
+                    "Something went wrong at the table, so this hand was cancelled and "
+                    "everyone's chips are back to where they were when it started."))
+        await self._after_hand(self._hand_seats)
 
     async def _after_hand(self, seats: list[Seat]) -> None:
         """Cash out the players who left, rebuy busted bots, tell busted people."""
@@ -575,8 +589,7 @@ class Table:
                 if seat.leaving:
                     await self._cash_out(seat)
                 elif seat.stack == 0 and seat.bot is not None:
-                    seat.stack = await self._ledger.buy_in(
-                        self.guild_id, self.channel_id, seat.name, self.settings.default_buy_in)
+                    await self._rebuy(seat)
         for seat in seats:
             if seat.stack == 0 and seat.user_id is not None and not seat.leaving:
                 await self._notify(self._notifier.tell(
@@ -587,6 +600,15 @@ class Table:
             self._closing = True
             if self._on_empty is not None:
                 self._on_empty(self)
+
+    async def _rebuy(self, bot: Seat) -> None:
+        """A busted bot buys in again from the house; if that fails it leaves the table."""
+        try:
+            bot.stack = await self._ledger.buy_in(
+                self.guild_id, self.channel_id, bot.name, self.settings.default_buy_in)
+        except LedgerError:
+            log.exception("table %s: bot %s could not buy in again", self.channel_id, bot.name)
+            self._seats.pop(bot.index, None)
 
     # -- helpers -----------------------------------------------------------------------------
 
