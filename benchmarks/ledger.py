@@ -68,17 +68,19 @@ async def run(tables: int, hands: int, directory: Path) -> None:
         seats = await asyncio.gather(*(seat_table(ledger, t) for t in range(1, tables + 1)))
         seating = time.perf_counter() - started
         latencies: list[float] = []
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         await asyncio.gather(
             *(play_table(ledger, t, stacks, hands, latencies) for t, stacks in enumerate(seats, 1))
         )
         elapsed = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
         audit = await ledger.audit()
     settled = tables * hands
     latencies.sort()
     print(f"seating {tables} tables (2 people and a bot each): {seating:.2f} s")
     print(f"{tables} tables x {hands} hands: {settled} hands in {elapsed:.2f} s")
     print(f"throughput: {settled / elapsed:,.0f} hands/s (begin_hand + settle_hand)")
+    print(f"process CPU per hand (both threads): {cpu / settled * 1e6:.0f} µs")
     print(
         f"latency per hand: median {statistics.median(latencies) * 1e3:.1f} ms, "
         f"p99 {latencies[int(len(latencies) * 0.99)] * 1e3:.1f} ms"
