@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import random
 import resource
 import statistics
@@ -129,6 +130,7 @@ class SimulatedPeople:
         """Start a new measurement window."""
         self.hands_by_table.clear()
         self.latencies.clear()
+        self.refusals.clear()
 
     async def table_changed(self, state: TableState) -> None:
         return None
@@ -232,6 +234,9 @@ class Figures:
     hands: int
     hands_per_s: float
     idle_tables: int
+    cpu_ms_per_hand: float
+    cpu_busy: float
+    load_average: float
     action_ms_p50: float
     action_ms_p99: float
     actions_measured: int
@@ -258,6 +263,8 @@ class Figures:
             f"{self.tables:,} tables for {self.seconds:.1f} s, all delays 0",
             f"hands settled:      {self.hands:,} = {self.hands_per_s:,.1f} hands/s in total"
             f" ({self.idle_tables} tables finished no hand)",
+            f"CPU:                {self.cpu_ms_per_hand:.2f} ms per hand, {self.cpu_busy:.2f} cores"
+            f" busy (machine load average {self.load_average:.1f})",
             f"action latency:     median {self.action_ms_p50:.1f} ms, p99 {self.action_ms_p99:.1f}"
             f" ms ({self.actions_measured:,} actions)",
             f"event-loop lag:     median {self.loop_lag_ms_p50:.1f} ms, p99"
@@ -268,7 +275,7 @@ class Figures:
             f"hands not settled:  {self.unsettled_hands}",
             f"errors logged:      {sum(self.errors.values())}",
             *(f"  {count} x {reason}" for reason, count in self.errors.items()),
-            f"refused requests:   {dict(self.refusals)}",
+            f"refused requests:   {self.refusals}",
             f"audit ok:           {self.audit_ok} {self.audit_problems or ''}".rstrip(),
             f"chips lost:         {self.chips_lost}",
         ]
@@ -324,13 +331,14 @@ async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figure
         ticker = asyncio.create_task(probe.run())
         people.reset_counts()
         counting.calls.clear()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         await asyncio.sleep(seconds)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu_used = time.perf_counter() - started, time.process_time() - cpu_started
         hands = sum(people.hands_by_table.values())
         idle = sum(people.hands_by_table[channel] == 0 for channel in channels)
         transactions = sum(counting.calls.values())
         latencies, lags = list(people.latencies), list(probe.lags)
+        refusals = dict(people.refusals)
         peak_kb = peak_rss_kb() - baseline_kb
         ticker.cancel()
         for task in bots_only:
@@ -350,6 +358,9 @@ async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figure
         hands=hands,
         hands_per_s=round(hands / elapsed, 1),
         idle_tables=idle,
+        cpu_ms_per_hand=round(cpu_used * 1e3 / hands, 2) if hands else 0.0,
+        cpu_busy=round(cpu_used / elapsed, 2),
+        load_average=round(os.getloadavg()[0], 2),
         action_ms_p50=round(statistics.median(latencies) * 1e3, 2) if latencies else 0.0,
         action_ms_p99=round(percentile(latencies, 0.99) * 1e3, 2),
         actions_measured=len(latencies),
@@ -362,7 +373,7 @@ async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figure
         kb_per_table=round(peak_kb / tables, 1),
         unsettled_hands=unsettled,
         errors=dict(errors.counts.most_common()),
-        refusals=dict(people.refusals),
+        refusals=refusals,
         audit_ok=audit.ok,
         audit_problems=list(audit.problems),
         chips_lost=granted - held,
