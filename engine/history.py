@@ -40,8 +40,9 @@ def format_hand_history(
 ) -> str:
     """The finished ``hand`` as PokerStars-style text.
 
-    ``hero`` is the seat whose hole cards are listed under HOLE CARDS; ``None`` lists everyone's
-    (for a replay after the fact). Seats are numbered from 1 in the text.
+    ``hero`` is the seat whose hole cards are listed under HOLE CARDS, and the only mucked hand
+    whose cards are written; ``None`` writes everyone's (for audits and replays). Seats are
+    numbered from 1 in the text.
     """
     if not hand.is_over:
         raise ValueError("only a finished hand has a history")
@@ -58,7 +59,7 @@ def format_hand_history(
         for seat, name in enumerate(player_names)
     ]
     lines += writer.body(hero)
-    lines += writer.summary()
+    lines += writer.summary(hero)
     return "\n".join(lines) + "\n"
 
 
@@ -117,7 +118,7 @@ class _HistoryWriter:
         name = "pot" if len(pots) == 1 else "main pot" if pot == 0 else f"side pot-{pot}"
         return f"{name} ({_RUN_NAMES[run].lower()} board)" if len(self.hand.boards) > 1 else name
 
-    def summary(self) -> list[str]:
+    def summary(self, hero: int | None) -> list[str]:
         hand, result = self.hand, self.result
         total = sum(award.amount for award in result.awards)
         by_pot: dict[int, int] = {}
@@ -133,7 +134,7 @@ class _HistoryWriter:
             if board:
                 lines.append(f"{label} [{cards_str(board)}]")
         lines += [f"Seat {seat + 1}: {self.names[seat]}{self._position(seat)} "
-                  f"{self._outcome(seat)}" for seat in range(hand.num_seats)]
+                  f"{self._outcome(seat, hero)}" for seat in range(hand.num_seats)]
         return lines
 
     def _position(self, seat: int) -> str:
@@ -147,7 +148,7 @@ class _HistoryWriter:
             labels.append("big blind")
         return f" ({', '.join(labels)})" if labels else ""
 
-    def _outcome(self, seat: int) -> str:
+    def _outcome(self, seat: int, hero: int | None) -> str:
         hand, result = self.hand, self.result
         won = result.won_by(seat)
         if hand.folded[seat]:
@@ -163,7 +164,8 @@ class _HistoryWriter:
             hand_text = f" with {' - '.join(entry.hand_names)}"
             return shown + (f"won ({won}){hand_text}" if won else f"lost{hand_text}")
         if seat in result.mucked:
-            return f"mucked [{cards_str(hand.hole_cards(seat))}]"
+            hidden = hero is not None and seat != hero
+            return "mucked" if hidden else f"mucked [{cards_str(hand.hole_cards(seat))}]"
         return f"collected ({won})"
 
 

@@ -82,3 +82,11 @@ def test_an_unfinished_hand_has_no_history():
     with pytest.raises(ValueError, match="only a finished hand"):
         format_hand_history(hand, hand_id=1, table_name="T", player_names=NAMES[:2],
                             started_at=STARTED)
+
+
+def test_mucked_cards_are_written_for_the_hero_only():
+    hand = hand_with_cards([1000, 1000, 1000], ["Ah Kd", "7c 2d", "Qd Qs"], "Kh Jc 9s 4d 3c")
+    apply_actions(hand, ["call", "call", "check"] + ["check"] * 7 + ["bet 50", "call", "call"])
+    assert "Seat 2: Bob (small blind) mucked [7c 2d]\n" in history(hand)
+    assert "Seat 2: Bob (small blind) mucked [7c 2d]\n" in history(hand, hero=1)
+    assert "Seat 2: Bob (small blind) mucked\n" in history(hand, hero=0)
