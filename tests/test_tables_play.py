@@ -114,6 +114,9 @@ async def test_the_turn_prompt_carries_the_legal_actions_and_a_deadline(tmp_path
         await manager.join(GUILD, CHANNEL, ALICE, "Alice")
         await manager.join(GUILD, CHANNEL, BOB, "Bob")
         user, prompt = await notifier.next_prompt()
+        sent = {owner: cards for _, owner, cards in notifier.hole_cards_sent}
+        assert manager.hole_cards(CHANNEL, user) == sent[user]
+        assert manager.hole_cards(CHANNEL, CAROL) is None
         state = manager.state(CHANNEL)
         assert prompt.legal.can_call and prompt.legal.call_amount == 10
         assert prompt.legal.min_to == 40 and prompt.legal.max_to == 2000

@@ -1,7 +1,9 @@
 """A bot opponent at a table: its strategy, its own random stream, and where it thinks.
 
-Cheap strategies decide inline on the event loop (a few microseconds); the expensive ones
-(equity simulation) run in an executor so that one table's bot never stalls the others.
+Measured per decision: every level decides preflop in microseconds, and so does "easy"
+postflop; "medium" and "hard" simulate equity postflop (median 1-2 ms, worst tens of ms). Those
+run in an executor, so one table's bot never stalls the event loop; the rest run inline, where
+a thread hand-off would cost more than the decision.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ import random
 from concurrent.futures import Executor
 
 from bot.tables.errors import UnknownBotLevel
-from engine.actions import Action
+from engine.actions import Action, Street
 from engine.strategies import STRATEGIES, make_strategy
 from engine.view import PlayerView
 
-OFF_LOOP_LEVELS = frozenset({"hard"})
-"""Strategies whose decisions take long enough (milliseconds) to run off the event loop."""
+OFF_LOOP_LEVELS = frozenset({"medium", "hard"})
+"""Strategies whose postflop decisions take milliseconds, so they run off the event loop."""
 
 
 def check_level(level: str) -> str:
@@ -43,7 +45,7 @@ class Bot:
 
     async def decide(self, view: PlayerView, executor: Executor | None) -> Action:
         """The bot's action for its turn in ``view``."""
-        if self.level in OFF_LOOP_LEVELS:
+        if self.level in OFF_LOOP_LEVELS and view.street is not Street.PREFLOP:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(executor, self.strategy.decide, view, self.rng)
         return self.strategy.decide(view, self.rng)
