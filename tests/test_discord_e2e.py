@@ -19,6 +19,7 @@ from bot.discord_app import BotOptions, HoldemBot, create_bot
 from bot.error_handler import APOLOGY
 from bot.settings import Settings
 from bot.tables.settings import TableSettings
+from bot.views.run_it_twice import YES_ID as RUN_TWICE_ID
 from bot.views.table_controls import (
     ALL_IN_ID,
     BET_RAISE_ID,
@@ -205,7 +206,13 @@ async def test_closed_dms_are_explained_once_and_my_cards_shows_the_cards(club: 
     bot = await club.start_bot()
     await seat_two_and_a_bot(club, bot)
     await start_hand(club, bot, club.alice)
-    await club.fake.wait_until(lambda: len(club.fake.dms(club.alice)) == 1)
+
+    def dealt() -> bool:
+        refused = any(call.kind is CallKind.DM_MESSAGE_CREATE and call.status == 403
+                      for call in club.fake.calls)
+        return refused and len(club.fake.dms(club.alice)) == 1
+
+    await club.fake.wait_until(dealt)
     assert club.fake.dms(club.bob) == []
 
     bobs_cards = bot.tables.hole_cards(club.channel, club.bob)
@@ -419,3 +426,33 @@ async def test_an_unexpected_error_is_logged_and_answered_with_an_apology(
     assert answer.ephemeral and answer.content == APOLOGY
     logged = [record for record in caplog.records if record.exc_info]
     assert any("the database is on fire" in str(record.exc_info[1]) for record in logged)
+
+
+async def test_all_in_players_agree_to_run_it_twice_with_the_buttons(club: Club):
+    bot = await club.start_bot()
+    for user in (club.alice, club.bob):
+        await club.fake.slash(user, club.channel, "join")
+    await start_hand(club, bot, club.alice)
+    first = await wait_for_turn_or_end(club, bot)
+    second = club.bob if first == club.alice else club.alice
+    assert (await club.fake.click(first, (await club.table_message(bot)).id, ALL_IN_ID)).deferred
+    assert await wait_for_turn_or_end(club, bot) == second
+    await club.fake.click(second, (await club.table_message(bot)).id, CHECK_CALL_ID)
+
+    def question() -> StoredMessage | None:
+        return next((message for message in club.fake.channel_messages(club.channel)
+                     if RUN_TWICE_ID in message.custom_ids()), None)
+
+    await club.fake.wait_until(question)
+    asked = question()
+    assert asked is not None and f"<@{first}>" in asked.content
+    stranger = await club.fake.click(club.admin, asked.id, RUN_TWICE_ID)
+    assert stranger.ephemeral and "no run-it-twice question for you" in stranger.content
+    for user in (first, second):
+        answer = await club.fake.click(user, asked.id, RUN_TWICE_ID)
+        assert answer.ephemeral and answer.content == "You chose to run it twice."
+
+    await club.fake.wait_until(lambda: question() is None)
+    final = (await club.table_message(bot)).embeds[0]
+    board = next(field for field in final["fields"] if field["name"] == "Board")["value"]
+    assert board.startswith("Run 1: ") and "\nRun 2: " in board
