@@ -19,6 +19,7 @@ from bot.discord_notifier import CardsRenderer, DiscordNotifier
 from bot.error_handler import on_tree_error
 from bot.ledger import Ledger
 from bot.live_table import TableRenderer
+from bot.render import render_cards, render_table
 from bot.settings import Settings
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
@@ -121,8 +122,4 @@ def create_bot(settings: Settings | None = None, options: BotOptions | None = No
 
 
 def _renderers(draw_images: bool) -> tuple[TableRenderer | None, CardsRenderer | None]:
-    if not draw_images:
-        return None, None
-    from bot.render import render_cards, render_table
-
-    return render_table, render_cards
+    return (render_table, render_cards) if draw_images else (None, None)

@@ -17,6 +17,7 @@ import discord
 T = TypeVar("T")
 
 DEFER_AFTER_SECONDS = 2.0
+_THINKING_REPLACED = "holdem.thinking_replaced"
 
 
 async def within_deadline(
@@ -24,12 +25,11 @@ async def within_deadline(
     work: Awaitable[T],
     *,
     ephemeral: bool = True,
-    defer_after: float = DEFER_AFTER_SECONDS,
 ) -> T:
-    """Await ``work``; if it takes longer than ``defer_after`` seconds, acknowledge the
+    """Await ``work``; if it takes longer than ``DEFER_AFTER_SECONDS``, acknowledge the
     interaction (a "thinking" message for commands, a silent update for components) first."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=defer_after)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
     if not done and not interaction.response.is_done():
         is_component = interaction.type is discord.InteractionType.component
         await interaction.response.defer(ephemeral=ephemeral, thinking=not is_component)
@@ -43,9 +43,19 @@ async def reply(
     ephemeral: bool = True,
     **kwargs: Any,
 ) -> None:
-    """Send ``content`` (and embeds/files/views in ``kwargs``) as the response, or as a
-    follow-up when the interaction was already acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    """Send ``content`` (and ``embed``/``file``/``view`` in ``kwargs``) as the response.
+
+    After a "thinking" deferral the answer replaces the thinking message (its visibility
+    was chosen when deferring); after any other acknowledgement it is a follow-up.
+    """
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(content, ephemeral=ephemeral, **kwargs)
+    elif (response.type is discord.InteractionResponseType.deferred_channel_message
+          and not interaction.extras.get(_THINKING_REPLACED)):
+        interaction.extras[_THINKING_REPLACED] = True
+        if "file" in kwargs:
+            kwargs["attachments"] = [kwargs.pop("file")]
+        await interaction.edit_original_response(content=content, **kwargs)
     else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)

@@ -7,6 +7,7 @@ restart mid-hand gives the chips back and the old buttons still answer.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot import interaction_reply
 from bot.discord_app import BotOptions, HoldemBot, create_bot
 from bot.error_handler import APOLOGY
 from bot.settings import Settings
@@ -319,8 +321,9 @@ async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Clu
         await expect_refusal(club, bot, fake.submit_modal(user, modal_id, {field_id: typed}),
                              sentence)
 
-    allin = await fake.click(user, table.id, ALL_IN_ID)
-    assert allin.deferred
+    raised = await fake.submit_modal(user, modal_id, {field_id: "100"})
+    assert raised.deferred
+    assert bot.tables.state(channel).last_action.endswith("100")
     twice = await fake.slash(user, channel, "fold")
     assert twice.ephemeral and "It is not your turn." in twice.content
 
@@ -456,3 +459,21 @@ async def test_all_in_players_agree_to_run_it_twice_with_the_buttons(club: Club)
     final = (await club.table_message(bot)).embeds[0]
     board = next(field for field in final["fields"] if field["name"] == "Board")["value"]
     assert board.startswith("Run 1: ") and "\nRun 2: " in board
+
+
+async def test_slow_work_is_deferred_within_three_seconds_then_answered(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+):
+    bot = await club.start_bot()
+    monkeypatch.setattr(interaction_reply, "DEFER_AFTER_SECONDS", 0.05)
+    original = bot.ledger.ensure_player
+
+    async def slow(*args: object) -> int:
+        await asyncio.sleep(0.3)
+        return await original(*args)
+
+    monkeypatch.setattr(bot.ledger, "ensure_player", slow)
+    answer = await club.fake.slash(club.alice, club.channel, "balance")
+    assert answer.response_type == 5 and answer.ephemeral
+    await club.fake.wait_until(lambda: answer.message.content != "")
+    assert answer.message.content == "Your balance is 10,000 chips."

@@ -63,7 +63,8 @@ class AccountCog(commands.Cog, name="Account"):
     ) -> None:
         who = player or interaction.user
         record = await within_deadline(
-            interaction, self.bot.ledger.stats(interaction.guild_id or 0, who.id)
+            interaction, self.bot.ledger.stats(interaction.guild_id or 0, who.id),
+            ephemeral=False,
         )
         if record is None:
             raise InputError(f"{who.display_name} has not played here yet.")
@@ -96,7 +97,7 @@ class AccountCog(commands.Cog, name="Account"):
             raise InputError("Pages count from 1.")
         guild_id = interaction.guild_id if scope == "server" else None
         rows = await within_deadline(interaction, self.bot.ledger.leaderboard(
-            guild_id, by=by, page=page, page_size=LEADERBOARD_PAGE_SIZE))
+            guild_id, by=by, page=page, page_size=LEADERBOARD_PAGE_SIZE), ephemeral=False)
         where = "this server" if scope == "server" else "all servers"
         embed = discord.Embed(
             title=f"Leaderboard: {LEADERBOARD_VALUES[by]} in {where}", colour=TABLE_COLOUR,
