@@ -272,7 +272,11 @@ async def test_a_busted_bot_buys_in_again_from_the_house(tmp_path):
                                      for result in outcome.results), timeout=20)
         await manager.sit_out(CHANNEL, ALICE)
         await eventually(lambda: not manager.state(CHANNEL).is_hand_running)
-        assert manager.state(CHANNEL).seats[1].stack == 2000
+        bust = next(i for i, (name, args) in enumerate(notifier.events) if name == "hand_finished"
+                    and any(r.final_stack == 0 and r.user_id is None for r in args[1].results))
+        after_bust = next(args[0] for name, args in notifier.events[bust + 1:]
+                          if name == "table_changed")
+        assert after_bust.seats[1].stack == 2000
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
 

@@ -413,6 +413,7 @@ class Table:
 
     async def _deal(self) -> None:
         async with self._lock:
+            self._check_closing()
             dealt = [self._seats[index] for index in sorted(self._seats)
                      if self._seats[index].can_be_dealt_in()]
             if len(dealt) < 2:
