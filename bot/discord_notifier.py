@@ -128,13 +128,10 @@ class DiscordNotifier:
         if message is not None and message.channel is not None:
             self._live_table(message.channel.id).adopt(message)
 
-    def repost_table(self, channel_id: int) -> bool:
-        """Post the channel's table message again at the bottom; ``False`` if none is known."""
-        state = self._states.get(channel_id)
-        if state is None:
-            return False
-        self._live_table(channel_id).repost(self._snapshot(state))
-        return True
+    def repost_table(self, state: TableState) -> None:
+        """Post the table message again at the bottom of its channel (the old one goes)."""
+        self._states[state.channel_id] = state
+        self._live_table(state.channel_id).repost(self._snapshot(state))
 
     async def table_closed(self, channel_id: int) -> None:
         """Show a closed table's last state, then forget the channel."""

@@ -279,15 +279,16 @@ async def test_history_sends_the_last_hand_as_a_file(club: Club):
 async def expect_refusal(club: Club, bot: HoldemBot, answer_coro, sentence: str) -> None:
     """The answer is one ephemeral message containing ``sentence``; table and balances are
     as they were."""
-    before = (bot.tables.state(club.channel),
-              [await bot.ledger.balance(club.guild_id, user) for user in (club.alice, club.bob)])
+    async def snapshot() -> tuple[object, ...]:
+        records = [await bot.ledger.stats(club.guild_id, user) for user in (club.alice, club.bob)]
+        return bot.tables.state(club.channel), *records
+
+    before = await snapshot()
     answer: InteractionRecord = await answer_coro
     text = answer.all_text()
     assert answer.ephemeral or all(m.is_ephemeral for m in answer.followups), text
     assert sentence in text
-    after = (bot.tables.state(club.channel),
-             [await bot.ledger.balance(club.guild_id, user) for user in (club.alice, club.bob)])
-    assert after == before
+    assert await snapshot() == before
 
 
 async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Club):
@@ -477,3 +478,38 @@ async def test_slow_work_is_deferred_within_three_seconds_then_answered(
     assert answer.response_type == 5 and answer.ephemeral
     await club.fake.wait_until(lambda: answer.message.content != "")
     assert answer.message.content == "Your balance is 10,000 chips."
+
+
+async def test_lobby_commands_move_chips_between_balance_and_table(club: Club):
+    bot = await club.start_bot()
+    fake, channel, alice = club.fake, club.channel, club.alice
+    help_text = (await fake.slash(alice, channel, "help")).all_text()
+    assert "/join" in help_text and "/leaderboard" in help_text
+    await expect_refusal(club, bot, fake.slash(alice, channel, "table"),
+                         "There is no table in this channel.")
+
+    joined = await fake.slash(alice, channel, "join", buy_in=1_000)
+    assert "You sit down with 1,000 chips" in joined.content
+    assert (await fake.slash(alice, channel, "topup", amount=500)).content == \
+        "Your stack is now 1,500 chips."
+    assert (await fake.slash(alice, channel, "balance")).content == (
+        "Your balance is 8,500 chips. You also have 1,500 at this table.")
+    await expect_refusal(club, bot, fake.slash(alice, channel, "topup", amount=9_000),
+                         "The top-up must be between 1 and 2,500 chips")
+    assert "sitting out" in (await fake.slash(alice, channel, "sitout")).content
+    assert "back in" in (await fake.slash(alice, channel, "sitin")).content
+
+    added = await fake.slash(alice, channel, "addbot", level="medium", count=2)
+    first_bot = added.content.removeprefix("Seated ").split(", ")[0]
+    removed = await fake.slash(alice, channel, "removebot", name=first_bot)
+    assert removed.content == f"{first_bot} leaves the table."
+
+    old_table = await club.table_message(bot)
+    assert (await fake.slash(alice, channel, "table")).ephemeral
+    await bot.notifier.flush()
+    assert fake.message(old_table.id).deleted
+    assert (await club.table_message(bot)).id != old_table.id
+
+    left = await fake.slash(alice, channel, "leave")
+    assert left.content == "You leave the table; 1,500 chips go back to your balance."
+    assert await bot.ledger.balance(club.guild_id, alice) == 10_000
