@@ -109,9 +109,12 @@ class HoldemBot(commands.Bot):
     async def close(self) -> None:
         """Stop the tables (hands in progress are refunded, everyone cashed out), show their
         last state, close the ledger, then disconnect."""
+        # A failed setup_hook may have opened only some of the three.
         if hasattr(self, "tables"):
             await self.tables.shutdown()
+        if hasattr(self, "notifier"):
             await self.notifier.close()
+        if hasattr(self, "ledger"):
             await self.ledger.close()
         await super().close()
 
