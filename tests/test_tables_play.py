@@ -14,6 +14,7 @@ from bot.tables.errors import (
     NotEnoughPlayers,
     NotYourTurn,
 )
+from bot.tables.notifier import HandOutcome
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
 from tests.tables_helpers import (
@@ -208,50 +209,52 @@ async def test_all_in_with_side_pots_through_the_runtime(tmp_path):
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
 
+async def play_heads_up_all_in(manager, notifier, answers: dict[int, bool]) -> HandOutcome:
+    """Alice and Bob go all-in in the first hand and answer run-it-twice with ``answers``
+    (a missing answer lets the deadline pass); returns that hand's outcome."""
+    notifier.auto_actions.update({ALICE: shove, BOB: shove})
+    notifier.auto_run_it_twice.update(answers)
+    await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+    await manager.join(GUILD, CHANNEL, BOB, "Bob")
+    await eventually(lambda: len(notifier.outcomes) >= 1)
+    await manager.sit_out(CHANNEL, ALICE)
+    assert set(notifier.questions[0][1]) == {ALICE, BOB}
+    return notifier.outcomes[0]
+
+
 async def test_the_board_runs_twice_only_when_every_all_in_person_agrees(tmp_path):
     async with running_manager(tmp_path) as (manager, notifier, ledger):
-        notifier.auto_actions.update({ALICE: shove, BOB: shove})
-        notifier.auto_run_it_twice.update({ALICE: True, BOB: True})
-        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
-        await manager.join(GUILD, CHANNEL, BOB, "Bob")
-        await eventually(lambda: len(notifier.outcomes) >= 1)
-        await manager.sit_out(CHANNEL, ALICE)
-        assert notifier.questions[0][1] in ((ALICE, BOB), (BOB, ALICE))
-        assert notifier.outcomes[0].ran_twice
-        assert {award.board_index for award in notifier.outcomes[0].awards} == {0, 1}
+        outcome = await play_heads_up_all_in(manager, notifier, {ALICE: True, BOB: True})
+        assert outcome.ran_twice
+        assert {award.board_index for award in outcome.awards} == {0, 1}
         await eventually(lambda: not manager.state(CHANNEL).is_hand_running)
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
 
 async def test_one_refusal_runs_the_board_once(tmp_path):
     async with running_manager(tmp_path) as (manager, notifier, _):
-        notifier.auto_actions.update({ALICE: shove, BOB: shove})
-        notifier.auto_run_it_twice.update({ALICE: True, BOB: False})
-        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
-        await manager.join(GUILD, CHANNEL, BOB, "Bob")
-        await eventually(lambda: len(notifier.outcomes) >= 1)
-        await manager.sit_out(CHANNEL, ALICE)
-        assert not notifier.outcomes[0].ran_twice
+        outcome = await play_heads_up_all_in(manager, notifier, {ALICE: True, BOB: False})
+        assert not outcome.ran_twice
 
 
 async def test_no_answer_before_the_deadline_runs_the_board_once(tmp_path):
     settings = TableSettings.instant(run_it_twice_timeout=0.05)
     async with running_manager(tmp_path, settings=settings) as (manager, notifier, _):
-        notifier.auto_actions.update({ALICE: shove, BOB: shove})
-        notifier.auto_run_it_twice[ALICE] = True
-        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
-        await manager.join(GUILD, CHANNEL, BOB, "Bob")
-        await eventually(lambda: len(notifier.outcomes) >= 1)
-        await manager.sit_out(CHANNEL, ALICE)
-        assert not notifier.outcomes[0].ran_twice
+        outcome = await play_heads_up_all_in(manager, notifier, {ALICE: True})
+        assert not outcome.ran_twice
+
+
+async def seat_alice_shoving_against_a_calling_bot(manager, notifier, buy_in: int) -> None:
+    """Alice goes all-in every hand (never running it twice); the bot always calls."""
+    notifier.auto_actions[ALICE] = shove
+    notifier.auto_run_it_twice[ALICE] = False
+    await manager.join(GUILD, CHANNEL, ALICE, "Alice", buy_in=buy_in)
+    await manager.add_bots(GUILD, CHANNEL, "calling")
 
 
 async def test_a_busted_person_is_told_and_can_top_up_from_an_empty_stack(tmp_path):
     async with running_manager(tmp_path, seed=2) as (manager, notifier, ledger):
-        notifier.auto_actions[ALICE] = shove
-        notifier.auto_run_it_twice[ALICE] = False
-        await manager.join(GUILD, CHANNEL, ALICE, "Alice", buy_in=800)
-        await manager.add_bots(GUILD, CHANNEL, "calling")
+        await seat_alice_shoving_against_a_calling_bot(manager, notifier, 800)
         await eventually(lambda: manager.state(CHANNEL).seat_of(ALICE).stack == 0
                          and not manager.state(CHANNEL).is_hand_running, timeout=20)
         assert "out of chips" in notifier.messages_to(ALICE)[-1]
@@ -263,10 +266,7 @@ async def test_a_busted_person_is_told_and_can_top_up_from_an_empty_stack(tmp_pa
 
 async def test_a_busted_bot_buys_in_again_from_the_house(tmp_path):
     async with running_manager(tmp_path, seed=1) as (manager, notifier, ledger):
-        notifier.auto_actions[ALICE] = shove
-        notifier.auto_run_it_twice[ALICE] = False
-        await manager.join(GUILD, CHANNEL, ALICE, "Alice", buy_in=4000)
-        await manager.add_bots(GUILD, CHANNEL, "calling")
+        await seat_alice_shoving_against_a_calling_bot(manager, notifier, 4000)
         await eventually(lambda: any(result.final_stack == 0 and result.user_id is None
                                      for outcome in notifier.outcomes
                                      for result in outcome.results), timeout=20)
