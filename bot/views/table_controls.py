@@ -97,13 +97,13 @@ class AmountModal(discord.ui.Modal):
 
     def __init__(self, channel_id: int, user_id: int, prompt: TurnPrompt) -> None:
         legal = prompt.legal
-        verb = "Raise to" if legal.can_raise else "Bet"
+        title, verb = ("Raise", "Raise to") if legal.can_raise else ("Bet", "Bet")
         super().__init__(
-            title=f"{verb} (you have {chips(legal.stack)})",
+            title=f"{title} · your stack is {chips(legal.stack)}",
             custom_id=f"holdem:amount:{channel_id}:{user_id}",
         )
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=f"{verb} {chips(legal.min_to)} to {chips(legal.max_to)} chips"[:45],
+            label=f"{verb} ({chips(legal.min_to)} to {chips(legal.max_to)} chips)"[:45],
             placeholder=str(legal.min_to),
             min_length=1,
             max_length=16,
