@@ -581,22 +581,27 @@ class Table:
                     self.channel_id, seat.user_id,
                     "Something went wrong at the table, so this hand was cancelled and "
                     "everyone's chips are back to where they were when it started."))
-        await self._after_hand(self._hand_seats)
+        await self._after_hand(self._hand_seats, refunded=True)
 
-    async def _after_hand(self, seats: list[Seat]) -> None:
-        """Cash out the players who left, rebuy busted bots, tell busted people."""
+    async def _after_hand(self, seats: list[Seat], *, refunded: bool = False) -> None:
+        """Cash out the players who left, rebuy busted bots, tell busted people; publish the
+        table if that changed it (``hand_finished`` already showed the settled one)."""
+        changed = refunded
         async with self._lock:
             for seat in seats:
                 if seat.leaving:
                     await self._cash_out(seat)
+                    changed = True
                 elif seat.stack == 0 and seat.bot is not None:
                     await self._rebuy(seat)
+                    changed = True
         for seat in seats:
             if seat.stack == 0 and seat.user_id is not None and not seat.leaving:
                 await self._notify(self._notifier.tell(
                     self.channel_id, seat.user_id,
                     "You are out of chips: top up to keep playing, or leave the table."))
-        await self._publish()
+        if changed:
+            await self._publish()
         if not self._seats:
             self._closing = True
             if self._on_empty is not None:
