@@ -8,6 +8,7 @@ call ``TableManager.act`` (mostly check or call, some folds and raises, from a s
 
     python -m benchmarks.tables --tables 1000 --seconds 60
     python -m benchmarks.tables --tables 1000 --seconds 60 --json
+    python -m benchmarks.tables --tables 1000 --seconds 30 --profile tables.prof
 
 Figures: hands settled per second in total; a person's action latency (from their ``act`` to
 the next turn prompt at that table); event-loop lag (how late a 10 ms ticker wakes); ledger
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import json
 import logging
 import os
@@ -29,9 +31,10 @@ import resource
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +73,29 @@ def percentile(values: Sequence[float], share: float) -> float:
 def peak_rss_kb() -> int:
     """The process's peak resident memory so far, in KB (Linux reports ``ru_maxrss`` in KB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def thread_role(thread: threading.Thread) -> str:
+    """Which part of the bot a thread works for, by the names asyncio and aiosqlite give."""
+    if thread is threading.main_thread():
+        return "event loop"
+    if "_connection_worker_thread" in thread.name:
+        return "ledger (sqlite)"
+    if thread.name.startswith("asyncio"):
+        return "executor (bots)"
+    return "other"
+
+
+def thread_cpu_by_role() -> Counter[str]:
+    """CPU seconds used so far by the process's live threads, summed by ``thread_role``."""
+    used: Counter[str] = Counter()
+    for thread in threading.enumerate():
+        if thread.ident is None:
+            continue
+        with contextlib.suppress(OSError, ProcessLookupError):
+            clock = time.pthread_getcpuclockid(thread.ident)
+            used[thread_role(thread)] += time.clock_gettime(clock)
+    return used
 
 
 def choose_action(prompt: TurnPrompt, rng: random.Random) -> Action:
@@ -236,6 +262,7 @@ class Figures:
     idle_tables: int
     cpu_ms_per_hand: float
     cpu_busy: float
+    cpu_ms_per_hand_by_thread: dict[str, float]
     load_average: float
     action_ms_p50: float
     action_ms_p99: float
@@ -264,7 +291,8 @@ class Figures:
             f"hands settled:      {self.hands:,} = {self.hands_per_s:,.1f} hands/s in total"
             f" ({self.idle_tables} tables finished no hand)",
             f"CPU:                {self.cpu_ms_per_hand:.2f} ms per hand, {self.cpu_busy:.2f} cores"
-            f" busy (machine load average {self.load_average:.1f})",
+            f" busy (machine load average {self.load_average:.1f}); ms per hand by thread:"
+            f" {self.cpu_ms_per_hand_by_thread}",
             f"action latency:     median {self.action_ms_p50:.1f} ms, p99 {self.action_ms_p99:.1f}"
             f" ms ({self.actions_measured:,} actions)",
             f"event-loop lag:     median {self.loop_lag_ms_p50:.1f} ms, p99"
@@ -299,8 +327,26 @@ async def count_unsettled(ledger: Ledger, hand_ids: Sequence[int]) -> int:
     return sum(record is None for record in records)
 
 
-async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figures:
-    """Seat ``tables`` tables, play for ``seconds``, shut down, audit; return the figures."""
+@contextlib.contextmanager
+def profiling(path: Path | None) -> Iterator[None]:
+    """Profile the event loop's thread (cProfile) into ``path``, when one is given."""
+    if path is None:
+        yield
+        return
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        yield
+    finally:
+        profiler.disable()
+        profiler.dump_stats(path)
+
+
+async def run(
+    tables: int, seconds: float, seed: int, directory: Path, profile_path: Path | None = None
+) -> Figures:
+    """Seat ``tables`` tables, play for ``seconds``, shut down, audit; return the figures
+    (and the profile of the measured seconds in ``profile_path``, if given)."""
     rng = random.Random(seed)
     errors = ErrorLog()
     bot_logger = logging.getLogger("bot")
@@ -332,8 +378,11 @@ async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figure
         people.reset_counts()
         counting.calls.clear()
         started, cpu_started = time.perf_counter(), time.process_time()
-        await asyncio.sleep(seconds)
+        threads_started = thread_cpu_by_role()
+        with profiling(profile_path):
+            await asyncio.sleep(seconds)
         elapsed, cpu_used = time.perf_counter() - started, time.process_time() - cpu_started
+        threads_used = thread_cpu_by_role() - threads_started
         hands = sum(people.hands_by_table.values())
         idle = sum(people.hands_by_table[channel] == 0 for channel in channels)
         transactions = sum(counting.calls.values())
@@ -360,6 +409,10 @@ async def run(tables: int, seconds: float, seed: int, directory: Path) -> Figure
         idle_tables=idle,
         cpu_ms_per_hand=round(cpu_used * 1e3 / hands, 2) if hands else 0.0,
         cpu_busy=round(cpu_used / elapsed, 2),
+        cpu_ms_per_hand_by_thread={
+            role: round(used * 1e3 / hands, 2) if hands else 0.0
+            for role, used in sorted(threads_used.items())
+        },
         load_average=round(os.getloadavg()[0], 2),
         action_ms_p50=round(statistics.median(latencies) * 1e3, 2) if latencies else 0.0,
         action_ms_p99=round(percentile(latencies, 0.99) * 1e3, 2),
@@ -386,6 +439,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=positive(float), default=60.0)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="write a cProfile of the measured seconds (event-loop thread)")
     return parser.parse_args(argv)
 
 
@@ -409,7 +464,7 @@ def main(argv: Sequence[str] | None = None) -> Figures:
     arguments = parse_arguments(argv)
     with tempfile.TemporaryDirectory(prefix="holdem-tables-") as directory:
         figures = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
-                                  Path(directory)))
+                                  Path(directory), arguments.profile))
     print(figures.to_json() if arguments.json else figures.report())
     return figures
 
