@@ -189,7 +189,7 @@ class SimulatedPeople:
                 state.channel_id, user_id, self.rng.random() < 0.5))
 
     async def wait_for_requests(self) -> None:
-        """Let the actions already sent finish (or fail) before the runtime shuts down."""
+        """Let the requests already sent finish (refused, once the runtime is shut down)."""
         while self._requests:
             await asyncio.gather(*self._requests, return_exceptions=True)
 
@@ -392,8 +392,8 @@ async def run(
         ticker.cancel()
         for task in bots_only:
             task.cancel()
-        await people.wait_for_requests()
         await manager.shutdown()
+        await people.wait_for_requests()
         unsettled = await count_unsettled(ledger, people.hand_ids)
         audit = await ledger.audit()
     finally:
