@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import doctest
 import io
 import os
 import re
@@ -26,7 +25,7 @@ from bot.tables.notifier import (
     TurnPrompt,
 )
 from bot.tables.settings import TableSettings
-from bot.terminal import main, menu, render
+from bot.terminal import main
 from bot.terminal.cli import parse_options
 from bot.terminal.console_notifier import (
     ConsoleNotifier,
@@ -467,12 +466,6 @@ def test_a_buy_in_the_table_refuses_is_explained_and_nothing_changes(tmp_path: P
     assert result.returncode == 1
     assert "Cannot sit down: The buy-in must be between 800 and 4,000 chips" in result.stdout
     assert asyncio.run(ledger_figures(database)) == (STARTING_BALANCE, True)
-
-
-@pytest.mark.parametrize("module", [menu, render])
-def test_the_examples_in_the_docstrings_hold(module: object) -> None:
-    failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
-    assert tried > 0 and failures == 0
 
 
 def test_a_database_that_cannot_be_opened_is_explained(tmp_path: Path) -> None:
