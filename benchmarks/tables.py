@@ -256,6 +256,7 @@ class Figures:
     """What one run measured; ``to_json`` has the keys in ``REQUIRED_KEYS`` and more."""
 
     tables: int
+    seating_s: float
     seconds: float
     hands: int
     hands_per_s: float
@@ -287,7 +288,8 @@ class Figures:
     def report(self) -> str:
         """The figures as lines of text for a terminal."""
         lines = [
-            f"{self.tables:,} tables for {self.seconds:.1f} s, all delays 0",
+            f"{self.tables:,} tables (seated in {self.seating_s:.1f} s) played for"
+            f" {self.seconds:.1f} s, all delays 0",
             f"hands settled:      {self.hands:,} = {self.hands_per_s:,.1f} hands/s in total"
             f" ({self.idle_tables} tables finished no hand)",
             f"CPU:                {self.cpu_ms_per_hand:.2f} ms per hand, {self.cpu_busy:.2f} cores"
@@ -310,13 +312,16 @@ class Figures:
         return "\n".join(lines)
 
 
-async def seat_table(
-    manager: TableManager, channel_id: int, people: Sequence[int], rng: random.Random
+async def seat_bots(
+    manager: TableManager, channel_id: int, levels: Sequence[str]
 ) -> None:
-    """Seat bots of mixed levels, then the people (whose joining starts the dealing)."""
-    bots = rng.randint(2, 6) if not people else rng.randint(1, 4)
-    for _ in range(bots):
-        await manager.add_bots(GUILD, channel_id, rng.choice(LEVELS), 1)
+    """Open the table with bots of the given levels (bots alone do not start dealing)."""
+    for level in levels:
+        await manager.add_bots(GUILD, channel_id, level, 1)
+
+
+async def seat_people(manager: TableManager, channel_id: int, people: Sequence[int]) -> None:
+    """Seat the people; the first person's joining starts the dealing."""
     for user_id in people:
         await manager.join(GUILD, channel_id, user_id, f"person {user_id}")
 
@@ -366,10 +371,21 @@ async def run(
             channel: [channel * 10 + n for n in range(PEOPLE_PER_MIXED_TABLE)]
             for channel in mixed
         }
+        seating_started = time.perf_counter()
+        # Every table opens before any plays, so that opening is not measured under load.
         await asyncio.gather(*(
-            seat_table(manager, channel, seated_people.get(channel, ()), rng)
+            seat_bots(manager, channel, [
+                rng.choice(LEVELS)
+                for _ in range(rng.randint(1, 4) if channel in seated_people else
+                               rng.randint(2, 6))
+            ])
             for channel in channels
         ))
+        await asyncio.gather(*(
+            seat_people(manager, channel, people_ids)
+            for channel, people_ids in seated_people.items()
+        ))
+        seating = time.perf_counter() - seating_started
         setup_kb = peak_rss_kb() - baseline_kb
         bots_only = [asyncio.create_task(manager.run_hands(channel, 10**9))
                      for channel in channels if channel not in seated_people]
@@ -403,6 +419,7 @@ async def run(
     held = audit.totals.balances + audit.totals.house + audit.totals.escrow
     return Figures(
         tables=tables,
+        seating_s=round(seating, 2),
         seconds=round(elapsed, 3),
         hands=hands,
         hands_per_s=round(hands / elapsed, 1),
