@@ -244,7 +244,7 @@ class ErrorLog(logging.Handler):
         self.counts: Counter[str] = Counter()
 
     def emit(self, record: logging.LogRecord) -> None:
-        reason = record.getMessage().split(":", 1)[-1].strip()
+        reason = f"{record.name}: {record.msg}"  # the format string, so alike errors group
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
             reason += f" [{type(error).__name__}: {error}]"
