@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from engine.actions import Action, ActionKind, LegalActions, Street
 from engine.cards import Card, Deck, check_distinct
@@ -45,7 +44,7 @@ from engine.events import (
     Won,
 )
 from engine.pots import Pot, build_pots, split_pot
-from engine.view import ActionRecord, PlayerView
+from engine.view import ActionRecord, PlayerView, ShownCards
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -339,7 +338,7 @@ class Hand:
             to_act=self._to_act,
             legal=self.legal_actions() if seat is not None and seat == self._to_act else None,
             history=self.history,
-            shown=MappingProxyType(dict(self._shown)),
+            shown=ShownCards(self._shown),
         )
 
     # --- acting ------------------------------------------------------------------------------

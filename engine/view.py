@@ -6,12 +6,51 @@ hand, so no code holding one can reach other players' cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from engine.actions import ActionKind, LegalActions, Street
 from engine.cards import Card
+
+
+class ShownCards(Mapping[int, tuple[Card, ...]]):
+    """The hole cards turned face up at showdown, by seat: a read-only mapping that pickles.
+
+    Views travel to other processes (bot thinking), so unlike ``MappingProxyType`` this one
+    can be pickled; it also hashes, so a frozen view stays hashable.
+
+    >>> shown = ShownCards({2: (0, 1)})
+    >>> shown.get(2), shown.get(0, ()), shown == {2: (0, 1)}
+    ((0, 1), (), True)
+    >>> import pickle; pickle.loads(pickle.dumps(shown)) == shown
+    True
+    """
+
+    __slots__ = ("_cards",)
+
+    def __init__(self, cards: Mapping[int, tuple[Card, ...]] | None = None) -> None:
+        self._cards: dict[int, tuple[Card, ...]] = dict(cards) if cards else {}
+
+    def __getitem__(self, seat: int) -> tuple[Card, ...]:
+        return self._cards[seat]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._cards.items()))
+
+    def __reduce__(self) -> tuple[type[ShownCards], tuple[dict[int, tuple[Card, ...]]]]:
+        return ShownCards, (self._cards,)
+
+    def __repr__(self) -> str:
+        return f"ShownCards({self._cards!r})"
+
+
+NOTHING_SHOWN = ShownCards()
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +94,7 @@ class PlayerView:
     to_act: int | None
     legal: LegalActions | None
     history: tuple[ActionRecord, ...]
-    shown: Mapping[int, tuple[Card, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    shown: ShownCards = NOTHING_SHOWN
 
     @property
     def num_seats(self) -> int:

@@ -1,5 +1,9 @@
 """What each player may see: their own hole cards only, until cards are shown."""
 
+import pickle
+
+import pytest
+
 from engine.replay import apply_actions, hand_with_cards
 
 
@@ -29,3 +33,20 @@ def test_a_view_carries_the_public_state():
     view = hand.view(2)
     assert (view.button, view.pot, view.to_act, view.current_bet) == (0, 48, 1, 30)
     assert view.history[-1].to == 30
+
+
+def test_a_view_survives_pickling_for_another_process():
+    hand = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"], "Qh Jc Ts 4d 4c")
+    apply_actions(hand, ["call"] + ["check"] * 7)
+    for view in (hand.view(0), hand_with_cards([100, 100], ["Ah Kd", "7c 7d"]).view(0)):
+        copy = pickle.loads(pickle.dumps(view))
+        assert copy == view and copy.shown == view.shown
+
+
+def test_shown_cards_in_a_view_cannot_be_changed():
+    hand = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"], "Qh Jc Ts 4d 4c")
+    apply_actions(hand, ["call"] + ["check"] * 7)
+    view = hand.view(None)
+    with pytest.raises(TypeError):
+        view.shown[0] = ()  # type: ignore[index]
+    assert hash(view) == hash(pickle.loads(pickle.dumps(view)))
