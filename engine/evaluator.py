@@ -27,6 +27,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -263,9 +264,20 @@ def describe(cards: Sequence[Card]) -> HandDescription:
     """
     rank = evaluate(cards)
     five = next(hand for hand in combinations(cards, 5) if evaluate(hand) == rank)
-    hand_class = HAND_CLASSES[rank - 1]
-    best_five = _in_display_order(five, five_ranks(hand_class))
-    return HandDescription(rank, category(rank), _name(hand_class), best_five)
+    best_five = _in_display_order(five, five_ranks(HAND_CLASSES[rank - 1]))
+    return HandDescription(rank, category(rank), hand_name(rank), best_five)
+
+
+@cache
+def hand_name(rank: int) -> str:
+    """The name of the hands of evaluator rank ``rank`` (worked out once per rank, then kept).
+
+    >>> hand_name(1), hand_name(WORST_RANK)
+    ('Royal Flush', 'High Card, Seven')
+    """
+    if not 1 <= rank <= len(HAND_CLASSES):
+        raise ValueError(f"a hand rank is 1 to {len(HAND_CLASSES)}, not {rank}")
+    return _name(HAND_CLASSES[rank - 1])
 
 
 def _in_display_order(five: Sequence[Card], ranks: tuple[int, ...]) -> tuple[Card, ...]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action, ActionKind, LegalActions, Street
 from engine.cards import Card, Deck, check_distinct
-from engine.evaluator import describe, evaluate
+from engine.evaluator import evaluate, hand_name
 from engine.events import (
     Acted,
     Event,
@@ -72,8 +72,8 @@ class ShowdownEntry:
 
     @property
     def hand_names(self) -> tuple[str, ...]:
-        """The hand's name on each board (worked out when asked: naming costs more than ranking)."""
-        return tuple(describe([*self.cards, *board]).name for board in self.boards)
+        """The hand's name on each board, read from its ranks (each rank is named only once)."""
+        return tuple(hand_name(rank) for rank in self.ranks)
 
     @property
     def hand_name(self) -> str:

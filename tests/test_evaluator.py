@@ -16,6 +16,7 @@ from engine.evaluator import (
     describe,
     evaluate,
     evaluate_batch,
+    hand_name,
 )
 
 
@@ -155,3 +156,15 @@ def test_describe_picks_five_of_the_cards_that_make_the_rank(cards):
     hand = describe(cards)
     assert set(hand.best_five) <= set(cards)
     assert evaluate(hand.best_five) == hand.rank
+
+
+def test_every_rank_has_one_name_and_equal_ranks_share_it():
+    names = [hand_name(rank) for rank in range(1, 7463)]
+    assert names[0] == "Royal Flush" and names[-1] == "High Card, Seven"
+    assert len(set(names)) < len(names)  # kickers do not change a hand's name
+
+
+@pytest.mark.parametrize("rank", [0, 7463, -1])
+def test_a_rank_outside_1_to_7462_has_no_name(rank):
+    with pytest.raises(ValueError, match="1 to 7462"):
+        hand_name(rank)

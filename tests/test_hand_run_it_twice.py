@@ -71,3 +71,11 @@ def test_choosing_when_nobody_is_asked_is_an_error():
     hand = hand_with_cards([1000, 1000], ["Ah Ad", "Kh Kd"], offer_run_it_twice=True)
     with pytest.raises(IllegalActionError, match="nobody is being asked"):
         hand.choose_run_it_twice(True)
+
+
+def test_each_shown_hand_is_named_on_each_board():
+    hand = all_in_preflop()
+    hand.choose_run_it_twice(True)
+    names = {entry.seat: entry.hand_names for entry in hand.result.showdown}
+    assert names == {0: ("Pair of Aces", "Two Pair, Aces and Nines"),
+                     2: ("Pair of Eights", "Full House, Nines full of Eights")}
