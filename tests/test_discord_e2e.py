@@ -255,6 +255,25 @@ async def test_account_commands(club: Club):
     assert unknown.ephemeral and "has not played here yet" in unknown.content
 
 
+async def test_admins_grant_chips_and_others_cannot(club: Club):
+    bot = await club.start_bot()
+    granted = await club.fake.slash(club.admin, club.channel, "grant", player=club.alice,
+                                    amount=2_500, note="tournament prize")
+    assert not granted.ephemeral and "gave 2,500 chips" in granted.content
+    assert await bot.ledger.balance(club.guild_id, club.alice) == 12_500
+    assert (await bot.ledger.audit()).ok
+
+    await club.fake.slash(club.bob, club.channel, "balance")
+    with pytest.raises(InteractionRefused, match="lacks the permissions"):
+        await club.fake.slash(club.bob, club.channel, "grant", player=club.bob, amount=1)
+    for command in club.fake.commands(club.guild_id):
+        command.pop("default_member_permissions", None)
+    refused = await club.fake.slash(club.bob, club.channel, "grant", player=club.bob, amount=1)
+    assert refused.ephemeral and "You need the Manage Guild permission" in refused.content
+    assert await bot.ledger.balance(club.guild_id, club.bob) == 10_000
+    with pytest.raises(InteractionRefused, match="at least 1"):
+        await club.fake.slash(club.admin, club.channel, "grant", player=club.alice, amount=0)
+
 async def test_history_sends_the_last_hand_as_a_file(club: Club):
     bot = await club.start_bot()
     await seat_two_and_a_bot(club, bot)

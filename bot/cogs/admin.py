@@ -1,4 +1,4 @@
-"""Server settings for tables: blinds, buy-in range, seats and clocks (Manage Server only)."""
+"""Server administration (Manage Server only): table settings, and chip grants."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.error_handler import InputError
 from bot.interaction_reply import reply, within_deadline
 from bot.table_embed import TABLE_COLOUR, chips
 from bot.tables.settings import MAX_SEATS, MIN_SEATS, TableSettings
@@ -18,10 +19,13 @@ if TYPE_CHECKING:
 BLIND = app_commands.Range[int, 1, 10**9]
 BIG_BLINDS = app_commands.Range[int, 1, 10_000]
 SECONDS = app_commands.Range[float, 0, 3600]
+GRANT = app_commands.Range[int, 1, 100_000_000]
+NOTE = app_commands.Range[str, 1, 200]
 
 
 class AdminCog(commands.Cog, name="Admin"):
-    """Table defaults for the server; the table in this channel changes from its next hand."""
+    """Table defaults for the server (a running table changes from its next hand), and chip
+    grants, which the ledger records as admin entries."""
 
     def __init__(self, bot: HoldemBot) -> None:
         self.bot = bot
@@ -74,6 +78,34 @@ class AdminCog(commands.Cog, name="Admin"):
         title = "Table settings updated" if changes else "Table settings"
         await reply(interaction, embed=settings_embed(current, title))
 
+
+    @app_commands.command(name="grant", description="Give chips to a player in this server "
+                                                     "(Manage Server).")
+    @app_commands.describe(player="Who receives the chips", amount="How many chips",
+                           note="Why (kept with the ledger entry)")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def grant(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        amount: GRANT,
+        note: NOTE | None = None,
+    ) -> None:
+        if player.bot:
+            raise InputError("Bots have no balance; table bots are funded by the house.")
+        guild_id = interaction.guild_id or 0
+
+        async def apply() -> int:
+            await self.bot.ledger.ensure_player(guild_id, player.id, player.display_name)
+            return await self.bot.ledger.grant(
+                guild_id, player.id, amount, reason=note or f"granted by {interaction.user.id}")
+
+        balance = await within_deadline(interaction, apply(), ephemeral=False)
+        await reply(interaction, f"{interaction.user.mention} gave {chips(amount)} chips to "
+                                 f"{player.mention}; their balance is {chips(balance)}.",
+                    ephemeral=False)
 
 def settings_embed(settings: TableSettings, title: str) -> discord.Embed:
     """The settings as an embed, money in chips and clocks in seconds."""
