@@ -83,6 +83,8 @@ class PlayerResult:
     ci95: tuple[float, float]
     decision_ms_median: float
     decision_ms_p99: float
+    postflop_ms_median: float
+    postflop_ms_p99: float
     decisions: int
 
 
@@ -107,14 +109,16 @@ class ArenaResult:
     def table(self) -> str:
         """The result as an aligned text table."""
         lines = [f"{'player':<12}{'strategy':<12}{'bb/100':>9}  {'95% CI':<19}"
-                 f"{'decisions':>10}{'median ms':>11}{'p99 ms':>9}"]
+                 f"{'decisions':>10}{'median ms':>11}{'p99 ms':>9}"
+                 f"{'postflop median':>17}{'p99':>8}"]
         for player in self.players:
             low, high = player.ci95
             interval = f"[{low:+.1f}, {high:+.1f}]"
             lines.append(
                 f"{player.name:<12}{player.strategy:<12}{player.bb_per_100:>+9.2f}  "
                 f"{interval:<19}{player.decisions:>10}{player.decision_ms_median:>11.3f}"
-                f"{player.decision_ms_p99:>9.3f}"
+                f"{player.decision_ms_p99:>9.3f}{player.postflop_ms_median:>17.3f}"
+                f"{player.postflop_ms_p99:>8.3f}"
             )
         decisions = sum(player.decisions for player in self.players)
         lines.append(f"{self.hands} hands in {self.seconds:.1f} s: "
@@ -125,10 +129,12 @@ class ArenaResult:
 
 @dataclass(slots=True)
 class _Tally:
-    """Raw figures from a run of decks: chips won per deck per player, and decision times."""
+    """Raw figures from a run of decks: chips won per deck per player, and decision times
+    (all of them, and those after the flop, where the bots simulate)."""
 
     deck_nets: list[list[int]] = field(default_factory=list)
     decision_seconds: list[list[float]] = field(default_factory=list)
+    postflop_seconds: list[list[float]] = field(default_factory=list)
 
 
 def run_arena(config: ArenaConfig, workers: int = 1) -> ArenaResult:
@@ -146,6 +152,7 @@ def run_arena(config: ArenaConfig, workers: int = 1) -> ArenaResult:
         tally = _Tally(
             [nets for part in parts for nets in part.deck_nets],
             [[t for part in parts for t in part.decision_seconds[p]] for p in range(config.seats)],
+            [[t for part in parts for t in part.postflop_seconds[p]] for p in range(config.seats)],
         )
     seconds = time.perf_counter() - started
     return ArenaResult(config.decks * config.seats, _summarise(config, tally), seconds)
@@ -157,7 +164,8 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
     strategies = [[make_strategy(name) for _ in range(seats)] for name in config.strategies]
     rngs = [[random.Random(f"{config.seed}/{first}/{player}/{rotation}") for rotation in
              range(seats)] for player in range(seats)]
-    tally = _Tally(decision_seconds=[[] for _ in range(seats)])
+    tally = _Tally(decision_seconds=[[] for _ in range(seats)],
+                   postflop_seconds=[[] for _ in range(seats)])
     stack = config.stack_big_blinds * config.big_blind
     for deck_index in range(first, stop):
         deck_seed = f"{config.seed}/deck/{deck_index}"
@@ -175,7 +183,10 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
                 view = hand.view(seat)
                 clock = time.perf_counter()
                 action = _decide(bots[seat], view, bot_rngs[seat], config.strategies[player])
-                tally.decision_seconds[player].append(time.perf_counter() - clock)
+                elapsed = time.perf_counter() - clock
+                tally.decision_seconds[player].append(elapsed)
+                if view.board:
+                    tally.postflop_seconds[player].append(elapsed)
                 if not view.legal.allows(action):
                     raise StrategyError(f"{config.strategies[player]} chose illegal {action} "
                                         f"with {view.legal}")
@@ -206,6 +217,7 @@ def _summarise(config: ArenaConfig, tally: _Tally) -> tuple[PlayerResult, ...]:
         mean = statistics.fmean(samples)
         spread = statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0.0
         times = sorted(tally.decision_seconds[player])
+        postflop = sorted(tally.postflop_seconds[player])
         results.append(PlayerResult(
             name=names[player],
             strategy=strategy,
@@ -213,6 +225,8 @@ def _summarise(config: ArenaConfig, tally: _Tally) -> tuple[PlayerResult, ...]:
             ci95=(round(mean - 1.96 * spread, 3), round(mean + 1.96 * spread, 3)),
             decision_ms_median=round(_quantile(times, 0.5) * 1000, 4),
             decision_ms_p99=round(_quantile(times, 0.99) * 1000, 4),
+            postflop_ms_median=round(_quantile(postflop, 0.5) * 1000, 4),
+            postflop_ms_p99=round(_quantile(postflop, 0.99) * 1000, 4),
             decisions=len(times),
         ))
     return tuple(results)

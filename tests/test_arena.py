@@ -19,6 +19,13 @@ class BetsNothing:
         return Action(ActionKind.BET, 0)
 
 
+class FoldsAlways:
+    """Gives up every hand at its first decision, so it never sees a flop."""
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Action:
+        return Action(ActionKind.FOLD)
+
+
 def test_duplicate_deals_cancel_card_luck_between_identical_players():
     result = run_arena(ArenaConfig(("calling", "calling"), hands=200, seed=3))
     assert [player.bb_per_100 for player in result.players] == [0.0, 0.0]
@@ -51,6 +58,7 @@ def test_json_output_has_the_documented_shape():
     assert payload["hands"] == 20
     assert [set(player) for player in payload["players"]] == [{
         "name", "strategy", "bb_per_100", "ci95", "decision_ms_median", "decision_ms_p99",
+        "postflop_ms_median", "postflop_ms_p99",
     }] * 2
     low, high = payload["players"][0]["ci95"]
     assert low <= payload["players"][0]["bb_per_100"] <= high
@@ -115,3 +123,11 @@ def test_command_line_rejects_bad_input_with_a_message(argv, message, capsys):
     with pytest.raises(SystemExit):
         main(argv)
     assert message in capsys.readouterr().err
+
+
+def test_decisions_after_the_flop_are_timed_on_their_own():
+    checked_down = run_arena(ArenaConfig(("calling", "calling"), hands=4, seed=0)).players[0]
+    assert checked_down.postflop_ms_median > 0
+    folded_preflop = run_arena(ArenaConfig((f"{__name__}:FoldsAlways", "calling"), hands=4,
+                                           seed=0)).players[0]
+    assert folded_preflop.postflop_ms_median == folded_preflop.postflop_ms_p99 == 0
