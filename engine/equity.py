@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from math import comb
+from math import comb, sqrt
 
 import numpy as np
 
@@ -159,25 +159,32 @@ def equity_vs_random(
         raise ValueError(f"not enough cards left to deal {opponents} opponents")
     drawn = draw_cards(deck, 2 * opponents + missing, samples, _numpy_generator(rng))
     columns = drawn.T
-    return _hero_share(hole, board, columns[2 * opponents:], columns[:2 * opponents])
+    return float(
+        _hero_shares(hole, board, columns[2 * opponents:], columns[:2 * opponents]).mean())
 
 
 def equity_vs_ranges(
     hole: Sequence[Card],
     board: Sequence[Card],
-    opponent_ranges: Sequence[Sequence[tuple[Card, Card]]],
+    opponent_ranges: Sequence[Sequence[tuple[Card, Card]] | np.ndarray],
     *,
-    weights: Sequence[Sequence[float]] | None = None,
+    weights: Sequence[Sequence[float] | np.ndarray] | None = None,
     samples: int = 1000,
     rng: random.Random | None = None,
     dead: Sequence[Card] = (),
+    thresholds: Sequence[float] = (),
 ) -> float:
     """The share of the pot ``hole`` wins on average against opponents holding given ranges.
 
-    ``opponent_ranges[i]`` lists the hole-card pairs opponent ``i`` may hold; ``weights[i]``
-    (if given) says how likely each pair is, relative to the others (uniform otherwise).
-    Pairs that use a known card (``hole``, ``board``, ``dead``) are dropped; deals in which
-    two opponents would share a card are redrawn.
+    ``opponent_ranges[i]`` lists the hole-card pairs opponent ``i`` may hold (pairs, or an
+    array of shape (m, 2)); ``weights[i]`` (if given) says how likely each pair is, relative
+    to the others (uniform otherwise). Pairs that use a known card (``hole``, ``board``,
+    ``dead``) or weigh 0 are dropped; deals in which two opponents would share a card are
+    redrawn.
+
+    With ``thresholds`` (the equities a decision turns on, like the pot odds), sampling stops
+    before ``samples`` once the estimate is clearly above or below each of them, so clear
+    decisions cost a fraction of close ones.
 
     >>> from engine.cards import parse_cards
     >>> kings = [(parse_cards("Kc")[0], parse_cards("Kd")[0])]
@@ -187,45 +194,88 @@ def equity_vs_ranges(
     hole = tuple(hole)
     _check_hole(hole)
     deck = _remaining_deck(hole, board, dead)
-    if not opponent_ranges:
+    if not len(opponent_ranges):
         raise ValueError("equity_vs_ranges needs at least one opponent range")
     if weights is not None and len(weights) != len(opponent_ranges):
         raise ValueError("weights must give one list per opponent range")
     _sample_count(samples, None)
-    generator = _numpy_generator(rng)
+    live_cards = np.zeros(52, dtype=bool)
+    live_cards[deck] = True
     choices = [
-        _live_range(opponent, pairs, None if weights is None else weights[opponent], set(deck))
+        _live_range(opponent, pairs, None if weights is None else weights[opponent], live_cards)
         for opponent, pairs in enumerate(opponent_ranges)
     ]
-    opponent_cards = _deal_ranges(choices, samples, generator)
+    generator = _numpy_generator(rng)
     missing = BOARD_SIZE - len(board)
-    runouts = _draw_board_around(deck, missing, opponent_cards, generator)
-    return _hero_share(hole, board, runouts.T, opponent_cards.T)
+    total, done = 0.0, 0
+    for size in _batch_sizes(samples, bool(thresholds)):
+        opponent_cards = _deal_ranges(choices, size, generator)
+        runouts = _draw_board_around(deck, missing, opponent_cards, generator)
+        total += float(_hero_shares(hole, board, runouts.T, opponent_cards.T).sum())
+        done += size
+        if thresholds and _clear_of(total, done, thresholds):
+            break
+    return total / done
+
+
+FIRST_LOOK = 64
+"""Samples before an early-stopping simulation first checks whether the answer is clear."""
+CLEAR_Z = 2.58
+"""How many standard errors from a threshold count as clear (about 99% one look)."""
+
+
+def _batch_sizes(samples: int, early_stop: bool) -> list[int]:
+    """Sample counts between looks: all at once, or 64 then doubling (64, 128, 256, ...)."""
+    if not early_stop:
+        return [samples]
+    sizes, size, left = [], FIRST_LOOK, samples
+    while left > 0:
+        sizes.append(min(size, left))
+        left -= sizes[-1]
+        size *= 2
+    return sizes
+
+
+def _clear_of(total: float, done: int, thresholds: Sequence[float]) -> bool:
+    """Is the mean share ``total / done`` clearly away from every threshold?
+
+    Shares lie in [0, 1], so their variance is at most p(1 - p) for mean p; p is taken with
+    one win and one loss added, so that a run of all wins or all losses is not over-trusted.
+    """
+    mean = total / done
+    shrunk = (total + 1) / (done + 2)
+    margin = CLEAR_Z * sqrt(shrunk * (1 - shrunk) / done)
+    return all(abs(mean - threshold) > margin for threshold in thresholds)
 
 
 def _live_range(
     opponent: int,
-    pairs: Sequence[tuple[Card, Card]],
-    weights: Sequence[float] | None,
-    live_cards: set[Card],
+    pairs: Sequence[tuple[Card, Card]] | np.ndarray,
+    weights: Sequence[float] | np.ndarray | None,
+    live_cards: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of one range that avoid known cards, and their probabilities."""
-    if weights is not None and len(weights) != len(pairs):
-        raise ValueError(f"opponent {opponent}: {len(weights)} weights for {len(pairs)} pairs")
-    weights = [1.0] * len(pairs) if weights is None else list(weights)
-    if any(weight < 0 for weight in weights):
-        raise ValueError(f"opponent {opponent}: weights cannot be negative")
-    for pair in pairs:
-        _check_hole(tuple(pair))
-    kept = [
-        index for index, (first, second) in enumerate(pairs)
-        if first in live_cards and second in live_cards and weights[index] > 0
-    ]
-    if not kept:
+    """The pairs of one range that avoid known cards, and their cumulative probabilities."""
+    chosen = np.asarray(pairs)
+    if chosen.ndim != 2 or chosen.shape[1] != 2 or not np.issubdtype(chosen.dtype, np.integer):
+        raise ValueError(f"opponent {opponent}: a range is a list of two-card pairs")
+    if len(chosen) and (chosen.min() < 0 or chosen.max() > 51):
+        raise ValueError(f"opponent {opponent}: card ids must be between 0 and 51")
+    if np.any(chosen[:, 0] == chosen[:, 1]):
+        raise ValueError(f"opponent {opponent}: a pair cannot hold the same card twice")
+    if weights is None:
+        likelihood = np.ones(len(chosen))
+    else:
+        likelihood = np.asarray(weights, dtype=float)
+        if likelihood.shape != (len(chosen),):
+            raise ValueError(
+                f"opponent {opponent}: {len(likelihood)} weights for {len(chosen)} pairs")
+        if not np.all(likelihood >= 0) or not np.all(np.isfinite(likelihood)):
+            raise ValueError(f"opponent {opponent}: weights must be finite and not negative")
+    kept = live_cards[chosen].all(axis=1) & (likelihood > 0)
+    if not kept.any():
         raise ValueError(f"opponent {opponent}: every hand in the range uses a known card")
-    chosen = np.array([pairs[index] for index in kept], dtype=np.uint8)
-    probabilities = np.array([weights[index] for index in kept], dtype=float)
-    return chosen, probabilities / probabilities.sum()
+    cumulative = np.cumsum(likelihood[kept])
+    return chosen[kept].astype(np.uint8), cumulative / cumulative[-1]
 
 
 def _deal_ranges(
@@ -235,9 +285,12 @@ def _deal_ranges(
     dealt = np.empty((samples, 2 * len(choices)), dtype=np.uint8)
     pending = np.arange(samples)
     for _ in range(100):
-        for opponent, (pairs, probabilities) in enumerate(choices):
-            picks = generator.choice(len(pairs), size=len(pending), p=probabilities)
-            dealt[pending, 2 * opponent:2 * opponent + 2] = pairs[picks]
+        for opponent, (pairs, cumulative) in enumerate(choices):
+            picks = np.searchsorted(cumulative, generator.random(len(pending)), side="right")
+            dealt[pending, 2 * opponent:2 * opponent + 2] = pairs[
+                np.minimum(picks, len(pairs) - 1)]
+        if len(choices) == 1:
+            return dealt
         pending = pending[~all_distinct(dealt[pending].T)]
         if not len(pending):
             return dealt
@@ -249,6 +302,8 @@ def _draw_board_around(
 ) -> np.ndarray:
     """Per sample, ``missing`` random board cards from ``deck`` avoiding that sample's
     opponent cards: the first ones of a random ordering that are not taken."""
+    if not missing:
+        return np.empty((len(opponent_cards), 0), dtype=np.uint8)
     drawn = draw_cards(deck, missing + opponent_cards.shape[1], len(opponent_cards), generator)
     taken = (drawn[:, :, None] == opponent_cards[:, None, :]).any(axis=2)
     first_free = np.argsort(taken, axis=1, kind="stable")[:, :missing]
@@ -300,11 +355,11 @@ def _showdown_shares(
     return winners / winners.sum(axis=0)
 
 
-def _hero_share(
+def _hero_shares(
     hole: tuple[Card, ...], board: Sequence[Card], runouts: np.ndarray, opponent_cards: np.ndarray
-) -> float:
-    """Mean pot share of ``hole`` against the opponents' pairs (``opponent_cards`` rows 2i,
-    2i+1 for opponent i), one sample per column."""
+) -> np.ndarray:
+    """Pot share of ``hole`` against the opponents' pairs (``opponent_cards`` rows 2i, 2i+1
+    for opponent i) in each sample (one per column)."""
     hero = _seven_card_ranks((*hole, *board), runouts, runouts.shape[1])
     best_opponent = np.full_like(hero, np.iinfo(hero.dtype).max)
     tied = np.zeros(len(hero), dtype=np.int64)
@@ -315,7 +370,7 @@ def _hero_share(
         best_opponent = np.minimum(best_opponent, ranks)
     shares = np.where(hero < best_opponent, 1.0, 0.0)
     shares += np.where(hero == best_opponent, 1.0 / (1 + tied), 0.0)
-    return float(shares.mean())
+    return shares
 
 
 def _seven_card_ranks(

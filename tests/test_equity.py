@@ -221,3 +221,52 @@ def test_draw_cards_draws_distinct_cards_from_the_deck_uniformly(count):
     frequencies = np.bincount(drawn[:, 0], minlength=52)[10:40] / len(drawn)
     assert np.allclose(frequencies, 1 / 30, atol=0.004)
     assert set(np.unique(drawn)) <= set(deck)
+
+
+def test_equity_vs_ranges_takes_arrays_of_pairs_and_weights():
+    hole, board = parse_cards("Ts Td"), parse_cards("2c 7d 9h 4s 3c")
+    pairs = np.array([parse_cards("Ac Ad"), parse_cards("5c 5d")])
+    from_arrays = equity_vs_ranges(hole, board, [pairs], weights=[np.array([3.0, 1.0])],
+                                   samples=20_000, rng=random.Random(1))
+    assert from_arrays == pytest.approx(0.25, abs=0.02)
+
+
+def test_equity_vs_ranges_is_reproducible_with_a_seeded_rng():
+    hole, board = parse_cards("Ah Kd"), parse_cards("Kc 7h 2s")
+    pairs = card_combinations([card for card in range(52) if card not in {*hole, *board}], 2)
+    estimates = {equity_vs_ranges(hole, board, [pairs, pairs], samples=500, rng=random.Random(3),
+                                  thresholds=[0.5]) for _ in range(2)}
+    assert len(estimates) == 1
+
+
+def test_clear_decisions_stop_sampling_early_on_the_right_side():
+    hole, board = parse_cards("As Ah"), parse_cards("Ad 7c 2h")
+    pairs = card_combinations([card for card in range(52) if card not in {*hole, *board}], 2)
+    rng = random.Random(4)
+    stopped = [equity_vs_ranges(hole, board, [pairs], samples=10_000, rng=rng,
+                                thresholds=[0.3]) for _ in range(20)]
+    full = equity_vs_ranges(hole, board, [pairs], samples=10_000, rng=random.Random(4))
+    assert all(estimate > 0.3 for estimate in stopped)
+    # A stopped run averages at most 64 + 128 samples: its estimate moves in coarse steps.
+    assert all(round(estimate * 192) == estimate * 192 for estimate in stopped)
+    assert full > 0.9
+
+
+def test_close_decisions_use_every_sample():
+    hole, board = parse_cards("Ah Kh"), ()
+    queens = [(parse_card("Qs"), parse_card("Qd"))]
+    exact = equity([hole, list(queens[0])])[0]
+    estimate = equity_vs_ranges(hole, board, [queens], samples=20_000, rng=random.Random(2),
+                                thresholds=[exact])
+    assert abs(estimate - exact) < 3 * sqrt(exact * (1 - exact) / 20_000)
+
+
+@pytest.mark.parametrize(("pairs", "weights", "message"), [
+    ([(parse_card("Qs"), parse_card("Qs"))], None, "same card twice"),
+    ([(parse_card("Qs"), 52)], None, "between 0 and 51"),
+    ([(parse_card("Qs"), parse_card("Qd"), parse_card("Qc"))], None, "two-card pairs"),
+    ([(parse_card("Qs"), parse_card("Qd"))], [[float("nan")]], "finite"),
+])
+def test_bad_ranges_are_refused_with_the_reason(pairs, weights, message):
+    with pytest.raises(ValueError, match=message):
+        equity_vs_ranges(parse_cards("As Ah"), (), [pairs], weights=weights, samples=100)

@@ -10,6 +10,8 @@ import pytest
 
 from engine.actions import Action, ActionKind, Street
 from engine.cards import Deck, parse_cards
+from engine.equity import equity_vs_ranges
+from engine.evaluator import evaluate
 from engine.hand import Hand, deck_for
 from engine.strategies import LEVELS, STRATEGIES, Strategy, make_strategy
 from engine.strategies.baselines import CallingStrategy, RandomStrategy
@@ -29,7 +31,7 @@ from engine.strategies.preflop import (
     ranked_classes,
     ranked_combos,
 )
-from engine.strategies.range_equity import Range, equity_against
+from engine.strategies.ranges import Range
 from engine.strategies.situation import Position, position_of
 
 ALL_NAMES = sorted(STRATEGIES)
@@ -323,9 +325,12 @@ def test_hard_narrows_a_bettor_range_towards_strong_hands():
     narrowed = hard._range_of(view, opponent)
     wide = Range.top(1.0, [*view.hole_cards, *view.board])
     probe = parse_cards("Jc Td")
-    generator = np.random.default_rng(0)
-    assert equity_against(probe, view.board, [narrowed], 2000, generator) < \
-        equity_against(probe, view.board, [wide], 2000, generator) - 0.1
+
+    def equity_of(hand_range: Range) -> float:
+        return equity_vs_ranges(probe, view.board, [hand_range.combos],
+                                weights=[hand_range.weights], samples=2000, rng=random.Random(0))
+
+    assert equity_of(narrowed) < equity_of(wide) - 0.1
 
 
 def test_opponent_notes_count_folds_to_bets():
@@ -390,13 +395,15 @@ def test_paired_rainbow_boards_are_drier_than_suited_connected_ones():
 
 
 def test_equity_against_a_random_hand_matches_known_values():
-    generator = np.random.default_rng(5)
     hole, board = parse_cards("Ah Kh"), parse_cards("Kd 7c 2h")
-    equity = equity_against(hole, board, [Range.any_two([*hole, *board])], 4000, generator)
+    random_hand = Range.any_two([*hole, *board])
+    equity = equity_vs_ranges(hole, board, [random_hand.combos], samples=4000,
+                              rng=random.Random(5))
     assert equity == pytest.approx(0.90, abs=0.03)  # eval7 says 0.902
     aces = parse_cards("Ac Ad")
-    assert equity_against(aces, (), [Range.top(0.0046, aces)], 2000, generator) == \
-        pytest.approx(0.5, abs=0.03)
+    other_aces = Range.top(0.0046, aces)
+    assert equity_vs_ranges(aces, (), [other_aces.combos], weights=[other_aces.weights],
+                            samples=2000, rng=random.Random(5)) == pytest.approx(0.5, abs=0.03)
 
 
 def test_ranges_with_every_card_dead_raise():
@@ -430,3 +437,22 @@ def test_asking_for_a_decision_out_of_turn_raises(name):
     hand = spot(["Ah Kh", "7c 2d"])
     with pytest.raises(ValueError, match="no decision to make"):
         make_strategy(name).decide(hand.view(1 - hand.to_act), random.Random(0))
+
+
+def test_narrowing_keeps_the_strongest_made_hands_and_drops_hands_using_board_cards():
+    board = parse_cards("Kh 9h 4c 5s 2d")
+    narrowed = Range.any_two().narrowed(board, 0.1, 0.0)
+    ranks = [evaluate([*combo, *board]) for combo in narrowed.combos.tolist()]
+    dropped = [evaluate([*combo, *board]) for combo in Range.any_two(board).combos.tolist()
+               if combo not in narrowed.combos.tolist()]
+    assert not set(narrowed.combos.ravel().tolist()) & set(board)
+    assert max(ranks) <= min(dropped)
+    assert 0.09 < len(ranks) / len(Range.any_two(board).combos) < 0.12
+
+
+def test_ranges_are_weights_over_all_1326_combos():
+    with pytest.raises(ValueError, match="1326"):
+        Range(np.ones(10))
+    with pytest.raises(ValueError, match="card ids"):
+        Range.any_two([52])
+    assert len(Range.any_two(parse_cards("Ah Kd")).combos) == 1225

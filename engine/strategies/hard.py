@@ -17,6 +17,7 @@ import random
 import numpy as np
 
 from engine.actions import Action, ActionKind, Street
+from engine.equity import equity_vs_ranges
 from engine.strategies.hand_reading import board_wetness, draws
 from engine.strategies.moves import (
     CHECK,
@@ -30,7 +31,7 @@ from engine.strategies.moves import (
 )
 from engine.strategies.opponent_model import OpponentModel
 from engine.strategies.preflop import hand_class, percentile
-from engine.strategies.range_equity import Range, equity_against
+from engine.strategies.ranges import Range
 from engine.strategies.situation import (
     AGGRESSIVE_KINDS,
     Position,
@@ -53,6 +54,8 @@ COMMIT_SHARE = 0.4
 """A bet that would put in this share of the stack goes all-in instead."""
 
 SAMPLES = 300
+BLUFF_CEILING = 0.45
+"""Hands with more equity than this check rather than bluff."""
 STREET_BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 
 
@@ -147,15 +150,25 @@ class HardStrategy:
         legal = legal_of(view)
         opponents = opponents_in_hand(view)
         ranges = [self._range_of(view, seat) for seat in opponents]
-        generator = np.random.default_rng(rng.getrandbits(64))
-        equity = equity_against(view.hole_cards, view.board, ranges, SAMPLES, generator)
         hand_draws = draws(view.hole_cards, view.board)
         strong_draw = hand_draws.is_strong and view.street is not Street.RIVER
         heads_up = len(opponents) == 1
+        value_line = 0.62 if heads_up else 0.55 + 0.05 * len(opponents)
+        raise_line = 0.78 if heads_up else 0.85
+        need = call_cost_share(view)
+        implied = 0.06 if strong_draw else 0.0
+        if legal.can_check:
+            lines: tuple[float, ...] = (value_line, BLUFF_CEILING)
+        else:
+            lines = (raise_line, need + 0.02 - implied)
+        equity = equity_vs_ranges(
+            view.hole_cards, view.board, [hand_range.combos for hand_range in ranges],
+            weights=[hand_range.weights for hand_range in ranges], samples=SAMPLES, rng=rng,
+            thresholds=lines,
+        )
         fold_rate = np.mean([self.model.notes(seat).fold_to_bet for seat in opponents])
         value_size = 0.5 + 0.3 * board_wetness(view.board)
         if legal.can_check:
-            value_line = 0.62 if heads_up else 0.55 + 0.05 * len(opponents)
             if equity >= value_line:
                 return self._bet_fraction(view, value_size)
             if strong_draw and rng.random() < 0.6:
@@ -163,13 +176,10 @@ class HardStrategy:
             if self._should_bluff(view, equity, float(fold_rate), heads_up, rng):
                 return self._bet_fraction(view, 0.5)
             return CHECK
-        need = call_cost_share(view)
-        raise_line = 0.78 if heads_up else 0.85
         if equity >= raise_line:
             return self._bet_fraction(view, 0.8)
         if strong_draw and heads_up and view.street is Street.FLOP and rng.random() < 0.25:
             return self._bet_fraction(view, 0.8)
-        implied = 0.06 if strong_draw else 0.0
         if equity + implied >= need + 0.02:
             return passive(legal)
         return FOLD
@@ -179,7 +189,7 @@ class HardStrategy:
         rng: random.Random,
     ) -> bool:
         """Bluff weak hands at a frequency that grows with how often the opponents fold."""
-        if equity > 0.45:
+        if equity > BLUFF_CEILING:
             return False
         was_aggressor = last_aggressor(view, Street.PREFLOP) == view.seat
         base = 0.45 if was_aggressor and view.street is Street.FLOP else 0.22
