@@ -1,10 +1,13 @@
-"""A process that plays one hand through the ledger and freezes at a chosen moment, so that
+"""A process that plays hands through the ledger and freezes at a chosen moment, so that
 ``test_ledger_crash.py`` can kill it there.
 
-Usage: ``python ledger_crash_worker.py DB_PATH STOP_AT`` where STOP_AT is ``in-hand`` (after
-the start-of-hand snapshot), ``done`` (after the settlement committed), the start of an SQL
-statement of the settlement (e.g. ``INSERT INTO entries``, ``COMMIT``): the process freezes just
-before SQLite runs it, inside the open transaction; or ``never``: it keeps playing hands.
+Usage: ``python ledger_crash_worker.py DB_PATH STOP_AT [TABLES]``. The worker seats the same two
+people and a bot at TABLES tables (default 1), begins one hand at each, then settles them all
+at once, so that their settlements share one grouped transaction. STOP_AT is ``in-hand``
+(after the start-of-hand snapshots), ``done`` (after the settlements committed), the start of
+an SQL statement run inside the transaction, optionally with the occurrence to stop at (e.g.
+``INSERT INTO entries``, ``RELEASE#2``, ``COMMIT``): the process freezes just before SQLite runs
+it, inside the open transaction; or ``never``: it keeps playing hands at the first table.
 
 It prints one JSON line with the start-of-hand state and the final stacks it settles with,
 then ``FROZEN`` when it has reached the moment and waits to be killed (``PLAYING`` for
@@ -17,10 +20,11 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Callable
 
 from bot.ledger import HandParticipant, Ledger
 
-GUILD, TABLE = 0, 7
+GUILD, FIRST_TABLE = 0, 7
 ALICE, BOB, BOT = 1, 2, "Ada"
 START_STACKS = {ALICE: 2_000, BOB: 1_500, BOT: 1_000}
 FINAL_STACKS = {ALICE: 3_100, BOB: 1_000, BOT: 400}
@@ -37,29 +41,36 @@ def freeze() -> None:
         time.sleep(60)
 
 
-def freeze_before(statement_start: str):
-    """A trace callback that freezes the database thread before the first statement of the
-    settlement that starts with ``statement_start``."""
+def freeze_before(stop_at: str) -> Callable[[str], None]:
+    """A trace callback that freezes the database thread before the ``n``-th statement (of a
+    transaction, counted from the first ``BEGIN``) that starts with the text of ``stop_at``,
+    written ``TEXT`` or ``TEXT#n``."""
+    statement_start, _, occurrence = stop_at.partition("#")
+    remaining = int(occurrence or 1)
     begun = False
 
     def trace(statement: str) -> None:
-        nonlocal begun
+        nonlocal begun, remaining
         begun = begun or statement.startswith("BEGIN")
         if begun and statement.lstrip().upper().startswith(statement_start.upper()):
-            freeze()
+            remaining -= 1
+            if remaining == 0:
+                freeze()
 
     return trace
 
 
-async def main(path: str, stop_at: str) -> None:
-    ledger = await Ledger.open(path)
+async def main(path: str, stop_at: str, tables: int) -> None:
+    ledger = await Ledger.open(path, starting_balance=10_000 * tables)
     for user, name in ((ALICE, "alice"), (BOB, "bob")):
         await ledger.ensure_player(GUILD, user, name)
-    for player, chips in START_STACKS.items():
-        await ledger.buy_in(GUILD, TABLE, player, chips)
-    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, START_STACKS)
+    table_ids = range(FIRST_TABLE, FIRST_TABLE + tables)
+    for table_id in table_ids:
+        for player, chips in START_STACKS.items():
+            await ledger.buy_in(GUILD, table_id, player, chips)
+    hand_ids = [await ledger.begin_hand(GUILD, t, 1, START_STACKS) for t in table_ids]
     state = {
-        "hand_id": hand_id,
+        "hand_ids": hand_ids,
         "balances": {user: await ledger.balance(GUILD, user) for user in (ALICE, BOB)},
         "house": (await ledger.audit()).totals.house,
         "start": {str(player): chips for player, chips in START_STACKS.items()},
@@ -69,11 +80,16 @@ async def main(path: str, stop_at: str) -> None:
     if stop_at == "in-hand":
         freeze()
     if stop_at == "never":
-        await keep_playing(ledger, hand_id)
+        await keep_playing(ledger, hand_ids[0])
     if stop_at != "done":
         # The test reaches into the connection: it is the only way to stop mid-transaction.
         await ledger._db.set_trace_callback(freeze_before(stop_at))
-    await ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, "Hand #1")
+    await asyncio.gather(
+        *(
+            ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, f"Hand #1 at table {table_id}")
+            for hand_id, table_id in zip(hand_ids, table_ids, strict=True)
+        )
+    )
     freeze()
 
 
@@ -92,8 +108,8 @@ async def keep_playing(ledger: Ledger, hand_id: int) -> None:
         if number == 2:
             print("PLAYING", flush=True)
         stacks = final
-        hand_id = await ledger.begin_hand(GUILD, TABLE, number, stacks)
+        hand_id = await ledger.begin_hand(GUILD, FIRST_TABLE, number, stacks)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))

@@ -86,7 +86,7 @@ async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None
         async with await Ledger.open(path) as ledger:
             await ledger.ensure_player(GUILD, ALICE, "alice")
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 

@@ -18,26 +18,31 @@ import pytest
 from bot.ledger import Ledger
 
 WORKER = Path(__file__).with_name("ledger_crash_worker.py")
-GUILD, TABLE, ALICE, BOB = 0, 7, 1, 2
+GUILD, FIRST_TABLE, ALICE, BOB = 0, 7, 1, 2
 
-# Every statement the settlement runs inside its transaction, in order.
+# Every statement one settlement runs inside the transaction, in order.
 SETTLEMENT_STATEMENTS = [
-    "SELECT guild_id, table_id FROM hands",
+    "SAVEPOINT",
+    "UPDATE hands",
     "SELECT a.user_id",
     "UPDATE accounts",
     "INSERT INTO entries",
-    "UPDATE hands",
     "INSERT INTO hand_players",
     "UPDATE players",
+    "RELEASE",
     "COMMIT",
 ]
+# Moments inside one transaction holding three hands' settlements.
+BATCH_MOMENTS = ["RELEASE#1", "SAVEPOINT#2", "UPDATE accounts#3", "RELEASE#3", "COMMIT"]
 
 
 @contextmanager
-def frozen_worker(path: Path, stop_at: str, marker: str = "FROZEN") -> Iterator[dict]:
+def frozen_worker(
+    path: Path, stop_at: str, tables: int = 1, marker: str = "FROZEN"
+) -> Iterator[dict]:
     """Run the worker until it prints ``marker``, yield its start-of-hand state, SIGKILL it."""
     worker = subprocess.Popen(
-        [sys.executable, str(WORKER), str(path), stop_at],
+        [sys.executable, str(WORKER), str(path), stop_at, str(tables)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -55,25 +60,39 @@ def frozen_worker(path: Path, stop_at: str, marker: str = "FROZEN") -> Iterator[
     assert worker.returncode == -signal.SIGKILL
 
 
-def crash(path: Path, stop_at: str) -> dict:
-    with frozen_worker(path, stop_at) as state:
+def crash(path: Path, stop_at: str, tables: int = 1) -> dict:
+    with frozen_worker(path, stop_at, tables) as state:
         return state
 
 
-async def holdings_after_recovery(path: Path) -> tuple[dict[int, int], int, int]:
-    """Balances of both people, the house and Alice's settled hands after a restart."""
+async def settled_after_recovery(path: Path, state: dict, tables: int = 1) -> list[bool]:
+    """Restart and recover, check that each hand is either settled with its final stacks or
+    back at its start-of-hand stacks (and that audit() holds), and say which hands settled."""
     async with await Ledger.open(path) as ledger:
         report = await ledger.recover()
         audit = await ledger.audit()
         assert audit.ok, audit.problems
         assert audit.totals.escrow == 0
-        assert await ledger.table_stacks(TABLE) == {}
+        table_ids = tuple(range(FIRST_TABLE, FIRST_TABLE + tables))
+        assert report.tables_closed == table_ids
+        for table_id in table_ids:
+            assert await ledger.table_stacks(table_id) == {}
+        settled = [await ledger.hand_history(hand_id) is not None for hand_id in state["hand_ids"]]
+        assert set(report.hands_refunded).isdisjoint(
+            hand_id for hand_id, done in zip(state["hand_ids"], settled, strict=True) if done
+        )
+        stacks = [state["final"] if done else state["start"] for done in settled]
         balances = {user: await ledger.balance(GUILD, user) for user in (ALICE, BOB)}
+        assert balances == {
+            user: state["balances"][str(user)] + sum(s[str(user)] for s in stacks)
+            for user in (ALICE, BOB)
+        }
+        assert audit.totals.house == state["house"] + sum(s["Ada"] for s in stacks)
         stats = await ledger.stats(GUILD, ALICE)
         assert stats is not None
-        assert report.tables_closed == (TABLE,)
+        assert stats.hands_played == sum(settled)
         assert len(await ledger.recent_hands(GUILD, ALICE, limit=1_000)) == stats.hands_played
-        return balances, audit.totals.house, stats.hands_played
+        return settled
 
 
 @pytest.mark.parametrize("statement", SETTLEMENT_STATEMENTS)
@@ -82,15 +101,24 @@ async def test_a_crash_inside_the_settlement_restores_the_start_of_hand_chips(
 ) -> None:
     path = tmp_path / "ledger.sqlite3"
     state = crash(path, statement)
-    balances, house, hands_played = await holdings_after_recovery(path)
-    start = state["start"]
-    assert balances == {
-        user: state["balances"][str(user)] + start[str(user)] for user in (ALICE, BOB)
-    }
-    assert house == state["house"] + start["Ada"]
-    assert hands_played == 0
-    async with await Ledger.open(path) as ledger:
-        assert await ledger.hand_history(state["hand_id"]) is None
+    assert await settled_after_recovery(path, state) == [False]
+
+
+@pytest.mark.parametrize("moment", BATCH_MOMENTS)
+async def test_a_crash_inside_a_batch_of_settlements_restores_every_hand_of_it(
+    tmp_path: Path, moment: str
+) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    state = crash(path, moment, tables=3)
+    assert await settled_after_recovery(path, state, tables=3) == [False, False, False]
+
+
+async def test_a_crash_after_a_batch_of_settlements_committed_keeps_every_result(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    state = crash(path, "done", tables=3)
+    assert await settled_after_recovery(path, state, tables=3) == [True, True, True]
 
 
 async def test_a_crash_in_the_middle_of_a_hand_restores_the_start_of_hand_chips(
@@ -98,34 +126,22 @@ async def test_a_crash_in_the_middle_of_a_hand_restores_the_start_of_hand_chips(
 ) -> None:
     path = tmp_path / "ledger.sqlite3"
     state = crash(path, "in-hand")
-    balances, house, hands_played = await holdings_after_recovery(path)
-    start = state["start"]
-    assert balances == {
-        user: state["balances"][str(user)] + start[str(user)] for user in (ALICE, BOB)
-    }
-    assert house == state["house"] + start["Ada"]
-    assert hands_played == 0
+    assert await settled_after_recovery(path, state) == [False]
 
 
 async def test_a_crash_after_the_settlement_committed_keeps_its_result(tmp_path: Path) -> None:
     path = tmp_path / "ledger.sqlite3"
     state = crash(path, "done")
-    balances, house, hands_played = await holdings_after_recovery(path)
-    final = state["final"]
-    assert balances == {
-        user: state["balances"][str(user)] + final[str(user)] for user in (ALICE, BOB)
-    }
-    assert house == state["house"] + final["Ada"]
-    assert hands_played == 1
+    assert await settled_after_recovery(path, state) == [True]
 
 
 async def test_a_running_table_keeps_its_escrow_through_recovery(tmp_path: Path) -> None:
     path = tmp_path / "ledger.sqlite3"
     state = crash(path, "in-hand")
     async with await Ledger.open(path) as ledger:
-        report = await ledger.recover(running_table_ids={TABLE})
+        report = await ledger.recover(running_table_ids={FIRST_TABLE})
         assert report.chips_returned == 0
-        stacks = await ledger.table_stacks(TABLE)
+        stacks = await ledger.table_stacks(FIRST_TABLE)
         assert stacks == {ALICE: 2_000, BOB: 1_500, "Ada": 1_000}
         assert {str(player): chips for player, chips in stacks.items()} == state["start"]
         assert (await ledger.audit()).ok
@@ -137,9 +153,14 @@ async def test_a_crash_at_an_arbitrary_moment_of_play_loses_and_creates_nothing(
     path = tmp_path / "ledger.sqlite3"
     with frozen_worker(path, "never", marker="PLAYING") as state:
         await asyncio.sleep(0.3)
-    balances, house, hands_played = await holdings_after_recovery(path)
+    async with await Ledger.open(path) as ledger:
+        await ledger.recover()
+        audit = await ledger.audit()
+        assert audit.ok, audit.problems
+        balances = {user: await ledger.balance(GUILD, user) for user in (ALICE, BOB)}
+        stats = await ledger.stats(GUILD, ALICE)
     start = state["start"]
-    assert hands_played >= 1
+    assert stats is not None and stats.hands_played >= 1
     # Every settled hand moved 100 chips one way or the other; the bot's stack never moved.
-    assert house == state["house"] + start["Ada"]
+    assert audit.totals.house == state["house"] + start["Ada"]
     assert sum(balances.values()) == sum(state["balances"].values()) + start["1"] + start["2"]
