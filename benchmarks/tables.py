@@ -43,6 +43,7 @@ from bot.ledger import Ledger
 from bot.tables.errors import NotEnoughChips, TableError
 from bot.tables.manager import TableManager
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.runtime_tuning import tune_garbage_collector
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
 from engine.cards import Card
@@ -386,6 +387,7 @@ async def run(
             for channel, people_ids in seated_people.items()
         ))
         seating = time.perf_counter() - seating_started
+        tune_garbage_collector()  # as the bot does once started
         setup_kb = peak_rss_kb() - baseline_kb
         bots_only = [asyncio.create_task(manager.run_hands(channel, 10**9))
                      for channel in channels if channel not in seated_people]

@@ -34,8 +34,11 @@ def run_discord_bot() -> int:
         return 2
     configure_logging(settings.log_level)
     from bot.discord_app import create_bot
+    from bot.tables.runtime_tuning import tune_garbage_collector
 
-    create_bot(settings).run(settings.token, log_handler=None)
+    bot = create_bot(settings)
+    tune_garbage_collector()  # modules and the bot are built: keep them out of collections
+    bot.run(settings.token, log_handler=None)
     return 0
 
 

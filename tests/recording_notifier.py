@@ -42,6 +42,7 @@ class RecordingNotifier:
     fail_on: set[str] = field(default_factory=set)
     _answering: set[asyncio.Task[None]] = field(default_factory=set)
     _prompt_event: asyncio.Event = field(default_factory=asyncio.Event)
+    _prompts_read: int = 0
 
     def _record(self, name: str, *args: Any) -> None:
         self.events.append((name, args))
@@ -101,13 +102,14 @@ class RecordingNotifier:
         task.add_done_callback(self._answering.discard)
 
     async def next_prompt(self, timeout: float = 5.0) -> tuple[int, TurnPrompt]:
-        """Wait for a new turn prompt and return ``(user_id, prompt)``."""
-        seen = len(self.prompts)
+        """The first turn prompt not yet returned by this method, waiting for it if needed
+        (a table may prompt again before the test asks, so none is skipped)."""
         async with asyncio.timeout(timeout):
-            while len(self.prompts) == seen:
+            while len(self.prompts) == self._prompts_read:
                 self._prompt_event.clear()
                 await self._prompt_event.wait()
-        return self.prompts[seen]
+        self._prompts_read += 1
+        return self.prompts[self._prompts_read - 1]
 
     def messages_to(self, user_id: int) -> list[str]:
         """The messages told to one person, in order."""

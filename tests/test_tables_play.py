@@ -146,6 +146,7 @@ async def test_acting_resets_the_timeout_count(tmp_path):
         await manager.join(GUILD, CHANNEL, ALICE, "Alice")
         await manager.add_bots(GUILD, CHANNEL, "calling")
         await eventually(lambda: len(notifier.messages_to(ALICE)) == 1)
+        await notifier.next_prompt()  # the turn that timed out
         _, prompt = await notifier.next_prompt()
         await manager.act(CHANNEL, ALICE, passive(prompt))
         await eventually(lambda: len(notifier.messages_to(ALICE)) == 2)

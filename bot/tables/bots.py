@@ -1,9 +1,11 @@
 """A bot opponent at a table: its strategy, its own random stream, and where it thinks.
 
-Measured per decision: every level decides preflop in microseconds, and so does "easy"
-postflop; "medium" and "hard" simulate equity postflop (median 1-2 ms, worst tens of ms). Those
-run in an executor, so one table's bot never stalls the event loop; the rest run inline, where
-a thread hand-off would cost more than the decision.
+Measured per postflop decision (``python -m benchmarks.tables`` and a per-level timing):
+"easy" takes microseconds; "medium" and "hard" simulate equity, median about 1 ms, p99 under
+6 ms, worst about 20 ms. Handing such a decision to a thread costs more CPU than making it
+(the GIL gives no parallelism, and the event loop then waits for the GIL), so decisions run
+inline by default: the table's turn budget in ``StepPacer`` keeps the loop's slices short.
+A front end may still pass an executor to move the simulating levels off the loop.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from engine.actions import Action, Street
 from engine.strategies import STRATEGIES, make_strategy
 from engine.view import PlayerView
 
-OFF_LOOP_LEVELS = frozenset({"medium", "hard"})
-"""Strategies whose postflop decisions take milliseconds, so they run off the event loop."""
+SIMULATING_LEVELS = frozenset({"medium", "hard"})
+"""Strategies whose postflop decisions simulate equity (milliseconds, not microseconds)."""
 
 
 def check_level(level: str) -> str:
@@ -43,9 +45,14 @@ class Bot:
         self.strategy = make_strategy(self.level)
         self.rng = rng
 
-    async def decide(self, view: PlayerView, executor: Executor | None) -> Action:
-        """The bot's action for its turn in ``view``."""
-        if self.level in OFF_LOOP_LEVELS and view.street is not Street.PREFLOP:
+    def simulates(self, view: PlayerView) -> bool:
+        """True when this decision simulates equity (a simulating level after the flop)."""
+        return self.level in SIMULATING_LEVELS and view.street is not Street.PREFLOP
+
+    async def decide(self, view: PlayerView, executor: Executor | None = None) -> Action:
+        """The bot's action for its turn in ``view``: inline, or in ``executor`` when one is
+        given and the decision simulates."""
+        if executor is not None and self.simulates(view):
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(executor, self.strategy.decide, view, self.rng)
         return self.strategy.decide(view, self.rng)

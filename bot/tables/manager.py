@@ -29,8 +29,9 @@ class TableManager:
     """Runs every table of the process on the current event loop.
 
     ``rng`` seeds shuffles and bot choices (tests pass ``random.Random(seed)``; by default the
-    deck is shuffled with the OS CSPRNG). ``bot_executor`` runs the decisions of expensive bot
-    levels off the event loop (the loop's default executor when ``None``).
+    deck is shuffled with the OS CSPRNG). ``bot_executor``, when given, runs the bots'
+    equity-simulating decisions off the event loop; by default they run inline (see
+    ``bot.tables.bots``).
     """
 
     def __init__(
@@ -49,7 +50,6 @@ class TableManager:
         self._bot_executor = bot_executor
         self._tables: dict[int, Table] = {}
         self._pacer = StepPacer()
-        self._creating = asyncio.Lock()
         self._closed = False
 
     async def start(self) -> Any:
@@ -179,31 +179,32 @@ class TableManager:
     # -- internals ---------------------------------------------------------------------------
 
     def _table(self, channel_id: int) -> Table:
-        if self._closed:
-            raise TableClosed()
-        table = self._tables.get(channel_id)
+        table = self._table_if_open(channel_id)
         if table is None:
             raise NoTableHere()
         return table
 
     async def _table_for(self, guild_id: int, channel_id: int) -> Table:
-        if self._closed:
-            raise TableClosed()
-        table = self._tables.get(channel_id)
+        table = self._table_if_open(channel_id)
         if table is not None:
             return table
-        async with self._creating:
-            table = self._tables.get(channel_id)
-            if table is None:
-                settings = await self.guild_settings(guild_id)
-                table = Table(
-                    guild_id, channel_id, settings, self._ledger, self._notifier,
-                    rng=self._rng, bot_executor=self._bot_executor, on_empty=self._forget,
-                    pacer=self._pacer,
-                )
-                table.start()
-                self._tables[channel_id] = table
+        settings = await self.guild_settings(guild_id)
+        # No await from here on: a racing request that opened the table meanwhile wins.
+        table = self._table_if_open(channel_id)
+        if table is None:
+            table = Table(
+                guild_id, channel_id, settings, self._ledger, self._notifier,
+                rng=self._rng, bot_executor=self._bot_executor, on_empty=self._forget,
+                pacer=self._pacer,
+            )
+            table.start()
+            self._tables[channel_id] = table
         return table
+
+    def _table_if_open(self, channel_id: int) -> Table | None:
+        if self._closed:
+            raise TableClosed()
+        return self._tables.get(channel_id)
 
     def _forget(self, table: Table) -> None:
         if self._tables.get(table.channel_id) is table:

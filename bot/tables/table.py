@@ -38,7 +38,7 @@ from bot.tables.errors import (
     UnknownBot,
 )
 from bot.tables.notifier import Notifier, PotState, SeatState, TableState, TurnPrompt
-from bot.tables.pacing import StepPacer
+from bot.tables.pacing import StepPacer, TurnBudget
 from bot.tables.seats import Seat
 from bot.tables.settings import TableSettings
 from bot.tables.settlement import hand_outcome, participants
@@ -90,7 +90,7 @@ class Table:
         self._rng = rng if rng is not None else random.Random()
         self._bot_executor = bot_executor
         self._on_empty = on_empty
-        self._pacer = pacer if pacer is not None else StepPacer()
+        self._turns = TurnBudget(pacer if pacer is not None else StepPacer())
         self._seats: dict[int, Seat] = {}
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -369,7 +369,7 @@ class Table:
                     await self._wait(deal_at - loop.time())
                     continue
                 self._start_now = False
-                await self._pacer.step()
+                await self._turns.step(urgent=self._has_playing_person())
                 succeeded = await self._play_hand()
                 pause = self.settings.next_hand_delay if succeeded else FAILURE_PAUSE
                 deal_at = loop.time() + pause
@@ -387,7 +387,7 @@ class Table:
             await self._send_hole_cards()
             hand = self._current_hand()
             while not hand.is_over:
-                await self._pacer.step()
+                await self._turns.step(urgent=self._has_playing_person())
                 if hand.awaiting_run_it_twice:
                     await self._run_it_twice_question(hand)
                 else:

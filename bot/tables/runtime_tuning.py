@@ -1,0 +1,34 @@
+"""Garbage-collector settings for a process that runs many tables.
+
+Every hand allocates thousands of short-lived objects (views, states, records). With the
+default gen-0 threshold (2,000) the collector runs hundreds of times a second, and every so
+often a full collection walks every object the process holds: with a thousand tables that
+stalled the event loop for over 150 ms. Freezing the objects that exist after start-up (modules,
+lookup tables, settings) takes them out of every later collection, and a larger gen-0
+threshold makes young collections rarer without letting garbage pile up (each one is still
+small next to a table's memory).
+"""
+
+from __future__ import annotations
+
+import gc
+
+YOUNG_THRESHOLD = 20_000
+"""Allocations (minus frees) between gen-0 collections; measured with the many-tables
+benchmark: from 2,000 to 20,000 removed the long full collections, memory barely moved."""
+OLDER_THRESHOLDS = (10, 10)
+
+
+def tune_garbage_collector() -> None:
+    """Call once start-up is done (modules imported, tables and caches built): freezes what
+    exists now out of later collections and makes young collections rarer.
+
+    >>> before = gc.get_threshold()
+    >>> tune_garbage_collector()
+    >>> gc.get_threshold()
+    (20000, 10, 10)
+    >>> gc.unfreeze(); gc.set_threshold(*before)
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD, *OLDER_THRESHOLDS)
