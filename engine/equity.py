@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb, sqrt
 
 import numpy as np
 
 from engine.cards import Card, check_distinct
-from engine.evaluator import BATCH_BLOCK, all_distinct, rank_keys, suited_masks
+from engine.evaluator import BATCH_BLOCK, CARD_BITS, all_distinct, rank_keys, suited_masks
 from engine.evaluator_tables import CARD_KEYS, CARD_KEYS_ARRAY
 
 # The most boards enumerated exactly: a heads-up hand preflop leaves C(48, 5) boards.
@@ -138,10 +138,12 @@ def equity_vs_random(
     samples: int = 1000,
     rng: random.Random | None = None,
     dead: Sequence[Card] = (),
+    thresholds: Sequence[float] = (),
 ) -> float:
     """The share of the pot ``hole`` wins on average against ``opponents`` random hands.
 
-    Monte Carlo over ``samples`` deals of the opponents' cards and the rest of the board.
+    Monte Carlo over ``samples`` deals of the opponents' cards and the rest of the board
+    (fewer when clear of every one of ``thresholds``: see ``equity_vs_ranges``).
 
     >>> from engine.cards import parse_cards
     >>> aces = equity_vs_random(parse_cards("AsAh"), samples=20_000, rng=random.Random(1))
@@ -157,10 +159,13 @@ def equity_vs_random(
     missing = BOARD_SIZE - len(board)
     if len(deck) < 2 * opponents + missing:
         raise ValueError(f"not enough cards left to deal {opponents} opponents")
-    drawn = draw_cards(deck, 2 * opponents + missing, samples, _numpy_generator(rng))
-    columns = drawn.T
-    return float(
-        _hero_shares(hole, board, columns[2 * opponents:], columns[:2 * opponents]).mean())
+    generator = _numpy_generator(rng)
+
+    def deal(size: int) -> np.ndarray:
+        columns = draw_cards(deck, 2 * opponents + missing, size, generator).T
+        return _hero_shares(hole, board, columns[2 * opponents:], columns[:2 * opponents])
+
+    return _mean_share(deal, samples, thresholds)
 
 
 def equity_vs_ranges(
@@ -205,17 +210,17 @@ def equity_vs_ranges(
         _live_range(opponent, pairs, None if weights is None else weights[opponent], live_cards)
         for opponent, pairs in enumerate(opponent_ranges)
     ]
-    generator = _numpy_generator(rng)
     missing = BOARD_SIZE - len(board)
-    total, done = 0.0, 0
-    for size in _batch_sizes(samples, bool(thresholds)):
+    if len(deck) < missing + 2 * len(choices):
+        raise ValueError(f"not enough cards left to deal {len(choices)} opponents")
+    generator = _numpy_generator(rng)
+
+    def deal(size: int) -> np.ndarray:
         opponent_cards = _deal_ranges(choices, size, generator)
         runouts = _draw_board_around(deck, missing, opponent_cards, generator)
-        total += float(_hero_shares(hole, board, runouts.T, opponent_cards.T).sum())
-        done += size
-        if thresholds and _clear_of(total, done, thresholds):
-            break
-    return total / done
+        return _hero_shares(hole, board, runouts.T, opponent_cards.T)
+
+    return _mean_share(deal, samples, thresholds)
 
 
 FIRST_LOOK = 64
@@ -224,16 +229,22 @@ CLEAR_Z = 2.58
 """How many standard errors from a threshold count as clear (about 99% one look)."""
 
 
-def _batch_sizes(samples: int, early_stop: bool) -> list[int]:
-    """Sample counts between looks: all at once, or 64 then doubling (64, 128, 256, ...)."""
-    if not early_stop:
-        return [samples]
-    sizes, size, left = [], FIRST_LOOK, samples
-    while left > 0:
-        sizes.append(min(size, left))
-        left -= sizes[-1]
+def _mean_share(
+    deal: Callable[[int], np.ndarray], samples: int, thresholds: Sequence[float]
+) -> float:
+    """The mean of up to ``samples`` shares from ``deal(size)``: all at once without
+    ``thresholds``, else 64 then doubling batches (64, 128, 256, ...) until clear of them."""
+    if not thresholds:
+        return float(deal(samples).mean())
+    total, done, size = 0.0, 0, FIRST_LOOK
+    while done < samples:
+        batch = min(size, samples - done)
+        total += float(deal(batch).sum())
+        done += batch
+        if _clear_of(total, done, thresholds):
+            break
         size *= 2
-    return sizes
+    return total / done
 
 
 def _clear_of(total: float, done: int, thresholds: Sequence[float]) -> bool:
@@ -301,9 +312,25 @@ def _draw_board_around(
     deck: list[Card], missing: int, opponent_cards: np.ndarray, generator: np.random.Generator
 ) -> np.ndarray:
     """Per sample, ``missing`` random board cards from ``deck`` avoiding that sample's
-    opponent cards: the first ones of a random ordering that are not taken."""
+    opponent cards (distinct cards of ``deck``).
+
+    Draws at random and redraws the rows that hit a taken card while most rows come out
+    right; otherwise takes the first untaken cards of a random ordering.
+    """
+    size, held = opponent_cards.shape
     if not missing:
-        return np.empty((len(opponent_cards), 0), dtype=np.uint8)
+        return np.empty((size, 0), dtype=np.uint8)
+    pool = np.asarray(deck, dtype=np.uint8)
+    if np.prod(1 - (held + np.arange(missing)) / len(pool)) >= 0.5:
+        taken = np.bitwise_or.reduce(np.take(CARD_BITS, opponent_cards), axis=1)
+        drawn = pool[generator.integers(0, len(pool), size=(size, missing))]
+        pending = np.arange(size)
+        while len(pending):
+            bits = taken[pending] | np.bitwise_or.reduce(np.take(CARD_BITS, drawn[pending]),
+                                                         axis=1)
+            pending = pending[np.bitwise_count(bits) != held + missing]
+            drawn[pending] = pool[generator.integers(0, len(pool), size=(len(pending), missing))]
+        return drawn
     drawn = draw_cards(deck, missing + opponent_cards.shape[1], len(opponent_cards), generator)
     taken = (drawn[:, :, None] == opponent_cards[:, None, :]).any(axis=2)
     first_free = np.argsort(taken, axis=1, kind="stable")[:, :missing]

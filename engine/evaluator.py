@@ -157,7 +157,8 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
 # Rows per block: small enough for a block's intermediates to stay in the CPU cache.
 BATCH_BLOCK = 1 << 16
 
-_CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+"""Each card's bit, for card sets as 64-bit masks."""
 
 
 def _check_batch_shape(hands: np.ndarray) -> None:
@@ -182,7 +183,7 @@ def all_distinct(columns: np.ndarray) -> np.ndarray:
     """For each hand (a column of ``columns``, one row per card), whether its cards differ."""
     bits = np.zeros(columns.shape[1], dtype=np.uint64)
     for column in columns:
-        bits |= np.take(_CARD_BITS, column)
+        bits |= np.take(CARD_BITS, column)
     return np.bitwise_count(bits) == len(columns)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from math import comb, sqrt
 
@@ -11,6 +12,7 @@ import pytest
 
 from engine.cards import parse_card, parse_cards
 from engine.equity import (
+    _mean_share,
     card_combinations,
     draw_cards,
     equity,
@@ -252,13 +254,31 @@ def test_clear_decisions_stop_sampling_early_on_the_right_side():
     assert full > 0.9
 
 
-def test_close_decisions_use_every_sample():
-    hole, board = parse_cards("Ah Kh"), ()
-    queens = [(parse_card("Qs"), parse_card("Qd"))]
-    exact = equity([hole, list(queens[0])])[0]
-    estimate = equity_vs_ranges(hole, board, [queens], samples=20_000, rng=random.Random(2),
-                                thresholds=[exact])
-    assert abs(estimate - exact) < 3 * sqrt(exact * (1 - exact) / 20_000)
+def counting_deal(share_of: Callable[[int], float]) -> tuple[list[int], Callable]:
+    """A deal that hands out fixed shares (``share_of(i)`` for the i-th sample), counting them."""
+    dealt: list[int] = []
+
+    def deal(size: int) -> np.ndarray:
+        start = sum(dealt)
+        dealt.append(size)
+        return np.array([share_of(start + index) for index in range(size)], dtype=float)
+
+    return dealt, deal
+
+
+def test_sampling_stops_once_the_estimate_is_clear_of_every_threshold():
+    dealt, deal = counting_deal(lambda index: 1.0)
+    assert _mean_share(deal, 10_000, [0.5]) == 1.0
+    assert dealt == [64]
+    dealt, deal = counting_deal(lambda index: 1.0)
+    _mean_share(deal, 10_000, [0.5, 0.99])  # 0.99 is close: it takes a few more looks
+    assert dealt == [64, 128, 256]
+
+
+def test_sampling_uses_every_sample_when_the_estimate_sits_on_a_threshold():
+    dealt, deal = counting_deal(lambda index: float(index % 2))
+    assert _mean_share(deal, 1000, [0.5]) == 0.5
+    assert sum(dealt) == 1000
 
 
 @pytest.mark.parametrize(("pairs", "weights", "message"), [

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action, Street
-from engine.equity import equity_vs_ranges
+from engine.equity import equity_vs_random
 from engine.strategies.moves import (
     CHECK,
     FOLD,
@@ -22,7 +22,6 @@ from engine.strategies.moves import (
     passive,
 )
 from engine.strategies.preflop import chen_score, hand_class
-from engine.strategies.ranges import Range
 from engine.strategies.situation import Position, opponents_in_hand, position_of, raise_count
 from engine.view import PlayerView
 
@@ -90,15 +89,12 @@ class MediumStrategy:
     def _postflop(self, view: PlayerView, rng: random.Random) -> Action:
         legal = legal_of(view)
         opponents = len(opponents_in_hand(view))
-        random_hand = Range.any_two([*view.hole_cards, *view.board])
         if legal.can_check:
             lines = (VALUE_BET_EQUITY, THIN_BET_EQUITY) if opponents == 1 else (VALUE_BET_EQUITY,)
         else:
             lines = (VALUE_RAISE_EQUITY, call_cost_share(view) + CALL_MARGIN)
-        equity = equity_vs_ranges(
-            view.hole_cards, view.board, [random_hand.combos] * opponents, samples=SAMPLES,
-            rng=rng, thresholds=lines,
-        )
+        equity = equity_vs_random(view.hole_cards, view.board, opponents, samples=SAMPLES,
+                                  rng=rng, thresholds=lines)
         if legal.can_check:
             if equity >= VALUE_BET_EQUITY:
                 return bet_pot_fraction(view, 0.66)
