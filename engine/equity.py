@@ -185,7 +185,8 @@ def equity_vs_ranges(
     array of shape (m, 2)); ``weights[i]`` (if given) says how likely each pair is, relative
     to the others (uniform otherwise). Pairs that use a known card (``hole``, ``board``,
     ``dead``) or weigh 0 are dropped; deals in which two opponents would share a card are
-    redrawn.
+    redrawn. On the river against a single range nothing is left to chance but the
+    opponent's pair, so every pair is weighed and the answer is exact.
 
     With ``thresholds`` (the equities a decision turns on, like the pot odds), sampling stops
     before ``samples`` once the estimate is clearly above or below each of them, so clear
@@ -213,6 +214,8 @@ def equity_vs_ranges(
     missing = BOARD_SIZE - len(board)
     if len(deck) < missing + 2 * len(choices):
         raise ValueError(f"not enough cards left to deal {len(choices)} opponents")
+    if not missing and len(choices) == 1:
+        return _river_share_against(hole, board, *choices[0])
     generator = _numpy_generator(rng)
 
     def deal(size: int) -> np.ndarray:
@@ -257,6 +260,16 @@ def _clear_of(total: float, done: int, thresholds: Sequence[float]) -> bool:
     shrunk = (total + 1) / (done + 2)
     margin = CLEAR_Z * sqrt(shrunk * (1 - shrunk) / done)
     return all(abs(mean - threshold) > margin for threshold in thresholds)
+
+
+def _river_share_against(
+    hole: tuple[Card, ...], board: Sequence[Card], pairs: np.ndarray, cumulative: np.ndarray
+) -> float:
+    """The exact share of ``hole`` on a full board against one pair drawn by probability."""
+    hero = _seven_card_ranks((*hole, *board), [], 1)[0]
+    rivals = _seven_card_ranks(board, [pairs[:, 0], pairs[:, 1]], len(pairs))
+    shares = np.where(hero < rivals, 1.0, np.where(hero == rivals, 0.5, 0.0))
+    return float(np.dot(np.diff(cumulative, prepend=0.0), shares))
 
 
 def _live_range(

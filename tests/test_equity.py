@@ -290,3 +290,12 @@ def test_sampling_uses_every_sample_when_the_estimate_sits_on_a_threshold():
 def test_bad_ranges_are_refused_with_the_reason(pairs, weights, message):
     with pytest.raises(ValueError, match=message):
         equity_vs_ranges(parse_cards("As Ah"), (), [pairs], weights=weights, samples=100)
+
+
+def test_equity_against_one_range_on_the_river_weighs_every_pair_exactly():
+    hole, board = parse_cards("Ts Td"), parse_cards("2c 7d 9h 4s 3c")
+    pairs = [parse_cards(cards) for cards in ("Ac Ad", "5c 5d", "Tc Th", "6h 5h")]
+    # Aces win, fives lose, tens tie, 6-5 makes a straight: 1 * 0 + 2 * 1 + 1 * 0.5 + 4 * 0
+    estimate = equity_vs_ranges(hole, board, [pairs], weights=[[1.0, 2.0, 1.0, 4.0]],
+                                samples=1)
+    assert estimate == pytest.approx(2.5 / 8)
