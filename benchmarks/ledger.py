@@ -1,10 +1,12 @@
 """Ledger throughput: many tables settling hands at once through one connection.
 
 Each table seats two people and a bot, then loops: ``begin_hand`` then ``settle_hand`` (three
-participants, stats and the hand record). Prints hands settled per second and the latency of one
-begin+settle pair as tables queue for the connection.
+participants, stats and the hand record). For each commit mode (one transaction per write, then
+group commit) it prints hands settled and transactions committed per second, CPU per hand on
+the ledger's sqlite thread and in the whole process, and the latency of one begin+settle pair
+as tables queue for the connection.
 
-    python benchmarks/ledger.py [--tables 1000] [--hands 5]
+    python -m benchmarks.ledger [--tables 1000] [--hands 5] [--mode both|single|grouped]
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import asyncio
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -62,25 +65,41 @@ async def play_table(
         stacks = final
 
 
-async def run(tables: int, hands: int, directory: Path) -> None:
-    async with await Ledger.open(directory / "bench.sqlite3") as ledger:
+def sqlite_thread_cpu() -> float:
+    """CPU seconds used so far by the ledger's sqlite thread (aiosqlite names its worker
+    ``..._connection_worker_thread``)."""
+    (thread,) = (t for t in threading.enumerate() if "_connection_worker_thread" in t.name)
+    assert thread.ident is not None
+    return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+
+
+async def run(tables: int, hands: int, path: Path, *, group_commit: bool) -> None:
+    async with await Ledger.open(path, group_commit=group_commit) as ledger:
         started = time.perf_counter()
         seats = await asyncio.gather(*(seat_table(ledger, t) for t in range(1, tables + 1)))
         seating = time.perf_counter() - started
         latencies: list[float] = []
+        commits = ledger.transactions_committed
         started, cpu_started = time.perf_counter(), time.process_time()
+        sqlite_cpu_started = sqlite_thread_cpu()
         await asyncio.gather(
             *(play_table(ledger, t, stacks, hands, latencies) for t, stacks in enumerate(seats, 1))
         )
         elapsed = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
+        sqlite_cpu = sqlite_thread_cpu() - sqlite_cpu_started
+        commits = ledger.transactions_committed - commits
         audit = await ledger.audit()
     settled = tables * hands
     latencies.sort()
+    mode = "group commit" if group_commit else "one transaction per write"
+    print(f"--- {mode}")
     print(f"seating {tables} tables (2 people and a bot each): {seating:.2f} s")
     print(f"{tables} tables x {hands} hands: {settled} hands in {elapsed:.2f} s")
     print(f"throughput: {settled / elapsed:,.0f} hands/s (begin_hand + settle_hand)")
-    print(f"process CPU per hand (both threads): {cpu / settled * 1e6:.0f} µs")
+    print(f"transactions: {commits / elapsed:,.0f}/s, {commits / settled:.3f} per hand")
+    print(f"CPU per hand: sqlite thread {sqlite_cpu / settled * 1e3:.3f} ms,", end=" ")
+    print(f"whole process {cpu / settled * 1e3:.3f} ms")
     print(
         f"latency per hand: median {statistics.median(latencies) * 1e3:.1f} ms, "
         f"p99 {latencies[int(len(latencies) * 0.99)] * 1e3:.1f} ms"
@@ -88,13 +107,19 @@ async def run(tables: int, hands: int, directory: Path) -> None:
     print(f"audit ok: {audit.ok}")
 
 
+MODES = {"single": (False,), "grouped": (True,), "both": (False, True)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1_000)
     parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--mode", choices=MODES, default="both")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
-        asyncio.run(run(args.tables, args.hands, Path(directory)))
+        for group_commit in MODES[args.mode]:
+            path = Path(directory) / f"bench-{group_commit}.sqlite3"
+            asyncio.run(run(args.tables, args.hands, path, group_commit=group_commit))
 
 
 if __name__ == "__main__":

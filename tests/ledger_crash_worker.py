@@ -1,13 +1,16 @@
 """A process that plays hands through the ledger and freezes at a chosen moment, so that
 ``test_ledger_crash.py`` can kill it there.
 
-Usage: ``python ledger_crash_worker.py DB_PATH STOP_AT [TABLES]``. The worker seats the same two
-people and a bot at TABLES tables (default 1), begins one hand at each, then settles them all
-at once, so that their settlements share one grouped transaction. STOP_AT is ``in-hand``
+Usage: ``python ledger_crash_worker.py DB_PATH STOP_AT [TABLES [refused]]``. The worker seats
+the same two people and a bot at TABLES tables (default 1), begins one hand at each, then settles
+them all at once, so that their settlements share one grouped transaction; with ``refused``, a
+settlement of a hand that does not exist joins them, second, so that the transaction is replayed
+with each write in a savepoint. STOP_AT is ``in-hand``
 (after the start-of-hand snapshots), ``done`` (after the settlements committed), the start of
 an SQL statement run inside the transaction, optionally with the occurrence to stop at (e.g.
-``INSERT INTO entries``, ``RELEASE#2``, ``COMMIT``): the process freezes just before SQLite runs
-it, inside the open transaction; or ``never``: it keeps playing hands at the first table.
+``INSERT INTO entries``, ``UPDATE hands#2``, ``COMMIT``): the process freezes just before
+SQLite runs it, inside the open transaction; or ``never``: it keeps playing hands at the first
+table.
 
 It prints one JSON line with the start-of-hand state and the final stacks it settles with,
 then ``FROZEN`` when it has reached the moment and waits to be killed (``PLAYING`` for
@@ -60,7 +63,7 @@ def freeze_before(stop_at: str) -> Callable[[str], None]:
     return trace
 
 
-async def main(path: str, stop_at: str, tables: int) -> None:
+async def main(path: str, stop_at: str, tables: int, with_refused: bool) -> None:
     ledger = await Ledger.open(path, starting_balance=10_000 * tables)
     for user, name in ((ALICE, "alice"), (BOB, "bob")):
         await ledger.ensure_player(GUILD, user, name)
@@ -84,12 +87,14 @@ async def main(path: str, stop_at: str, tables: int) -> None:
     if stop_at != "done":
         # The test reaches into the connection: it is the only way to stop mid-transaction.
         await ledger._db.set_trace_callback(freeze_before(stop_at))
-    await asyncio.gather(
-        *(
-            ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, f"Hand #1 at table {table_id}")
-            for hand_id, table_id in zip(hand_ids, table_ids, strict=True)
-        )
-    )
+    settlements = [
+        ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, f"Hand #1 at table {table_id}")
+        for hand_id, table_id in zip(hand_ids, table_ids, strict=True)
+    ]
+    if with_refused:
+        settlements.insert(1, ledger.settle_hand(max(hand_ids) + 1, {}, [], "no such hand"))
+    outcomes = await asyncio.gather(*settlements, return_exceptions=True)
+    assert sum(isinstance(outcome, Exception) for outcome in outcomes) == with_refused, outcomes
     freeze()
 
 
@@ -112,4 +117,5 @@ async def keep_playing(ledger: Ledger, hand_id: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))
+    path, stop_at, *options = sys.argv[1:]
+    asyncio.run(main(path, stop_at, int(options[0]) if options else 1, "refused" in options))

@@ -112,6 +112,24 @@ async def test_new_numbered_migrations_apply_in_order_and_a_failing_one_changes_
         assert "badges" not in tables
 
 
+async def test_a_database_made_by_the_first_migration_is_upgraded_in_place(
+    tmp_path: Path,
+) -> None:
+    first_only = tmp_path / "migrations"
+    first_only.mkdir()
+    shutil.copy(MIGRATIONS_DIR / "001_initial.sql", first_only)
+    path = tmp_path / "ledger.sqlite3"
+    async with await Ledger.open(path, migrations_dir=first_only) as ledger:
+        seats = await seated(ledger, alice=1_000, bob=1_000)
+        hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    async with await Ledger.open(path) as ledger:
+        with pytest.raises(HandInProgress):
+            await ledger.begin_hand(GUILD, TABLE, 2, seats)
+        await ledger.refund_hand(hand_id)
+        await ledger.begin_hand(GUILD, TABLE, 2, seats)
+        assert (await ledger.audit()).ok
+
+
 async def test_concurrent_tables_settle_without_losing_a_chip(ledger: Ledger) -> None:
     async def play_table(table_id: int) -> None:
         user = 1_000 + table_id
@@ -429,10 +447,12 @@ async def test_begin_hand_stacks_must_equal_the_escrow(ledger: Ledger) -> None:
     await seated(ledger, alice=1_000, bob=1_000)
     with pytest.raises(UnbalancedHand, match="holds 1,000"):
         await ledger.begin_hand(GUILD, TABLE, 1, {ALICE: 1_000, BOB: 1_200})
-    with pytest.raises(UnbalancedHand):
+    with pytest.raises(UnbalancedHand, match="'Ada' holds 0 chips"):
         await ledger.begin_hand(GUILD, TABLE, 1, {ALICE: 1_000, "Ada": 1_000})
     with pytest.raises(InvalidRequest):
         await ledger.begin_hand(GUILD, TABLE, 1, {})
+    # The refused hands left nothing running: the table can start one now.
+    await ledger.begin_hand(GUILD, TABLE, 1, {ALICE: 1_000, BOB: 1_000})
 
 
 async def test_a_table_runs_one_hand_at_a_time(ledger: Ledger) -> None:

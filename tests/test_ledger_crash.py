@@ -22,27 +22,35 @@ GUILD, FIRST_TABLE, ALICE, BOB = 0, 7, 1, 2
 
 # Every statement one settlement runs inside the transaction, in order.
 SETTLEMENT_STATEMENTS = [
-    "SAVEPOINT",
     "UPDATE hands",
     "SELECT a.user_id",
     "UPDATE accounts",
     "INSERT INTO entries",
     "INSERT INTO hand_players",
     "UPDATE players",
-    "RELEASE",
     "COMMIT",
 ]
-# Moments inside one transaction holding three hands' settlements.
-BATCH_MOMENTS = ["RELEASE#1", "SAVEPOINT#2", "UPDATE accounts#3", "RELEASE#3", "COMMIT"]
+# Moments inside one transaction holding three hands' settlements (``#n``: the n-th time the
+# transaction runs that statement; each settlement runs ``UPDATE hands`` and ``UPDATE players``
+# once, and ``INSERT INTO entries`` once per player whose stack changed, here three).
+BATCH_MOMENTS = [
+    "UPDATE hands#2", "UPDATE players#2", "INSERT INTO entries#7", "UPDATE players#3", "COMMIT",
+]  # fmt: skip
+# Moments of the same batch with a refused settlement second: the first attempt rolls back at
+# the refusal, then the replay runs each settlement in its own savepoint.
+REPLAY_MOMENTS = [
+    "ROLLBACK#1", "SAVEPOINT#1", "ROLLBACK TO", "RELEASE#2", "UPDATE players#3", "RELEASE#4",
+    "COMMIT",
+]  # fmt: skip
 
 
 @contextmanager
 def frozen_worker(
-    path: Path, stop_at: str, tables: int = 1, marker: str = "FROZEN"
+    path: Path, stop_at: str, *options: str, marker: str = "FROZEN"
 ) -> Iterator[dict]:
     """Run the worker until it prints ``marker``, yield its start-of-hand state, SIGKILL it."""
     worker = subprocess.Popen(
-        [sys.executable, str(WORKER), str(path), stop_at, str(tables)],
+        [sys.executable, str(WORKER), str(path), stop_at, *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -60,8 +68,8 @@ def frozen_worker(
     assert worker.returncode == -signal.SIGKILL
 
 
-def crash(path: Path, stop_at: str, tables: int = 1) -> dict:
-    with frozen_worker(path, stop_at, tables) as state:
+def crash(path: Path, stop_at: str, *options: str) -> dict:
+    with frozen_worker(path, stop_at, *options) as state:
         return state
 
 
@@ -109,15 +117,30 @@ async def test_a_crash_inside_a_batch_of_settlements_restores_every_hand_of_it(
     tmp_path: Path, moment: str
 ) -> None:
     path = tmp_path / "ledger.sqlite3"
-    state = crash(path, moment, tables=3)
+    state = crash(path, moment, "3")
     assert await settled_after_recovery(path, state, tables=3) == [False, False, False]
+
+
+@pytest.mark.parametrize("moment", REPLAY_MOMENTS)
+async def test_a_crash_while_a_batch_is_replayed_around_a_refused_write_restores_every_hand(
+    tmp_path: Path, moment: str
+) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    state = crash(path, moment, "3", "refused")
+    assert await settled_after_recovery(path, state, tables=3) == [False, False, False]
+
+
+async def test_a_batch_with_a_refused_write_commits_the_others(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    state = crash(path, "done", "3", "refused")
+    assert await settled_after_recovery(path, state, tables=3) == [True, True, True]
 
 
 async def test_a_crash_after_a_batch_of_settlements_committed_keeps_every_result(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "ledger.sqlite3"
-    state = crash(path, "done", tables=3)
+    state = crash(path, "done", "3")
     assert await settled_after_recovery(path, state, tables=3) == [True, True, True]
 
 
