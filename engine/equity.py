@@ -236,12 +236,14 @@ def _mean_share(
     deal: Callable[[int], np.ndarray], samples: int, thresholds: Sequence[float]
 ) -> float:
     """The mean of up to ``samples`` shares from ``deal(size)``: all at once without
-    ``thresholds``, else 64 then doubling batches (64, 128, 256, ...) until clear of them."""
+    ``thresholds``, else in doubling batches (64, 128, 256, ...; the last takes all that is
+    left rather than leave a small remainder) until clear of them."""
     if not thresholds:
         return float(deal(samples).mean())
     total, done, size = 0.0, 0, FIRST_LOOK
     while done < samples:
-        batch = min(size, samples - done)
+        left = samples - done
+        batch = left if left < 3 * size else size  # no small batch at the end
         total += float(deal(batch).sum())
         done += batch
         if _clear_of(total, done, thresholds):
@@ -280,11 +282,12 @@ def _live_range(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of one range that avoid known cards, and their cumulative probabilities."""
     chosen = np.asarray(pairs)
-    if chosen.ndim != 2 or chosen.shape[1] != 2 or not np.issubdtype(chosen.dtype, np.integer):
+    if chosen.ndim != 2 or chosen.shape[1] != 2 or chosen.dtype.kind not in "iu":
         raise ValueError(f"opponent {opponent}: a range is a list of two-card pairs")
-    if len(chosen) and (chosen.min() < 0 or chosen.max() > 51):
+    if len(chosen) and not 0 <= chosen.min() <= chosen.max() <= 51:
         raise ValueError(f"opponent {opponent}: card ids must be between 0 and 51")
-    if np.any(chosen[:, 0] == chosen[:, 1]):
+    first, second = chosen[:, 0], chosen[:, 1]
+    if (first == second).any():
         raise ValueError(f"opponent {opponent}: a pair cannot hold the same card twice")
     if weights is None:
         likelihood = np.ones(len(chosen))
@@ -293,9 +296,9 @@ def _live_range(
         if likelihood.shape != (len(chosen),):
             raise ValueError(
                 f"opponent {opponent}: {len(likelihood)} weights for {len(chosen)} pairs")
-        if not np.all(likelihood >= 0) or not np.all(np.isfinite(likelihood)):
+        if len(likelihood) and (likelihood.min() < 0 or not np.isfinite(likelihood.sum())):
             raise ValueError(f"opponent {opponent}: weights must be finite and not negative")
-    kept = live_cards[chosen].all(axis=1) & (likelihood > 0)
+    kept = live_cards[first] & live_cards[second] & (likelihood > 0)
     if not kept.any():
         raise ValueError(f"opponent {opponent}: every hand in the range uses a known card")
     cumulative = np.cumsum(likelihood[kept])
