@@ -182,6 +182,9 @@ class Hand:
         self.auto_muck: tuple[bool, ...] = tuple(bool(flag) for flag in auto_muck)
         self.offer_run_it_twice = offer_run_it_twice
         self.starting_stacks: tuple[int, ...] = tuple(stacks)
+        self._seats = num_seats
+        self._live = num_seats  # seats that have not folded
+        self._legal: LegalActions | None = None  # worked out once per turn, when first asked
         self._deck = deck if deck is not None else Deck()
         self._stacks = list(stacks)
         self._bets = [0] * num_seats
@@ -210,7 +213,7 @@ class Hand:
     @property
     def num_seats(self) -> int:
         """How many players were dealt in."""
-        return len(self._stacks)
+        return self._seats
 
     @property
     def small_blind_seat(self) -> int:
@@ -351,6 +354,8 @@ class Hand:
         acted and since faced only all-ins for less than a full raise may just call or fold.
         Nobody may bet or raise when no other player could put in more than the current bet.
         """
+        if self._legal is not None:
+            return self._legal
         seat = self._to_act
         if seat is None:
             raise IllegalActionError(self._why_nobody_acts())
@@ -369,7 +374,7 @@ class Hand:
             min_to, max_to = min(full_to, all_in_to), all_in_to
         else:
             min_to = max_to = 0
-        return LegalActions(
+        self._legal = LegalActions(
             seat=seat,
             can_fold=True,
             can_check=to_call == 0,
@@ -381,6 +386,7 @@ class Hand:
             max_to=max_to,
             stack=stack,
         )
+        return self._legal
 
     def act(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s action; raise ``IllegalActionError`` (changing nothing) if not allowed.
@@ -395,12 +401,13 @@ class Hand:
         concrete = self._resolve_all_in(seat, action)
         if not legal.allows(concrete):
             raise IllegalActionError(_why_illegal(legal, action))
+        self._legal = None
         self._apply(seat, concrete)
-        if sum(not out for out in self._folded) == 1:
+        if self._live == 1:
             self._return_uncalled_bet()
             self._award_to_last_player()
             return
-        next_seat = self._next_to_act((seat + 1) % self.num_seats)
+        next_seat = self._next_to_act((seat + 1) % self._seats)
         if next_seat is None:
             self._close_street()
         else:
@@ -451,12 +458,12 @@ class Hand:
     def _start_street(self, street: Street) -> None:
         self._street = street
         if street is not Street.PREFLOP:
-            self._bets = [0] * self.num_seats
+            self._bets = [0] * self._seats
         self._current_bet = max(self._bets)
         self._last_raise = self.big_blind
-        self._acted = [False] * self.num_seats
+        self._acted = [False] * self._seats
         first = self.big_blind_seat + 1 if street is Street.PREFLOP else self.button + 1
-        self._to_act = self._next_to_act(first % self.num_seats)
+        self._to_act = self._next_to_act(first % self._seats)
         if self._to_act is None:
             self._close_street()
 
@@ -466,29 +473,24 @@ class Hand:
     def _is_all_in(self, seat: int) -> bool:
         return not self._folded[seat] and self._stacks[seat] == 0
 
-    def _others_can_act(self, seat: int) -> bool:
-        return any(self._can_act(other) for other in range(self.num_seats) if other != seat)
-
     def _others_can_call_more(self, seat: int) -> bool:
         """Could anyone else put in more than the current bet? If not, a raise is pointless."""
-        return any(
-            not self._folded[other] and self._bets[other] + self._stacks[other] > self._current_bet
-            for other in range(self.num_seats)
-            if other != seat
-        )
-
-    def _needs_action(self, seat: int) -> bool:
-        """A seat acts if it can and owes chips, or has not acted yet and someone could answer."""
-        if not self._can_act(seat):
-            return False
-        if self._bets[seat] < self._current_bet:
-            return True
-        return not self._acted[seat] and self._others_can_act(seat)
+        folded, bets, stacks, current = self._folded, self._bets, self._stacks, self._current_bet
+        for other in range(self._seats):
+            if other != seat and not folded[other] and bets[other] + stacks[other] > current:
+                return True
+        return False
 
     def _next_to_act(self, start: int) -> int | None:
-        for offset in range(self.num_seats):
-            seat = (start + offset) % self.num_seats
-            if self._needs_action(seat):
+        """The first seat from ``start`` that needs to act: one that can act and owes chips,
+        or that has not acted yet while someone else could answer it."""
+        seats, folded, stacks = self._seats, self._folded, self._stacks
+        able = [not folded[seat] and stacks[seat] > 0 for seat in range(seats)]
+        others_can_answer = sum(able) > 1
+        bets, acted, current = self._bets, self._acted, self._current_bet
+        for offset in range(seats):
+            seat = (start + offset) % seats
+            if able[seat] and (bets[seat] < current or (not acted[seat] and others_can_answer)):
                 return seat
         return None
 
@@ -506,6 +508,7 @@ class Hand:
         added = 0
         if kind is ActionKind.FOLD:
             self._folded[seat] = True
+            self._live -= 1
         elif kind is ActionKind.CALL:
             added = self._put_in(seat, self._current_bet - self._bets[seat], into_bet=True)
         elif kind in (ActionKind.BET, ActionKind.RAISE):
@@ -529,7 +532,7 @@ class Hand:
         self._return_uncalled_bet()
         if self._street is Street.RIVER:
             self._showdown()
-        elif sum(self._can_act(seat) for seat in range(self.num_seats)) <= 1:
+        elif sum(self._can_act(seat) for seat in range(self._seats)) <= 1:
             if self.offer_run_it_twice:
                 self._awaiting_run_it_twice = True
             else:
