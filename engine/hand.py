@@ -485,12 +485,16 @@ class Hand:
         """The first seat from ``start`` that needs to act: one that can act and owes chips,
         or that has not acted yet while someone else could answer it."""
         seats, folded, stacks = self._seats, self._folded, self._stacks
-        able = [not folded[seat] and stacks[seat] > 0 for seat in range(seats)]
-        others_can_answer = sum(able) > 1
         bets, acted, current = self._bets, self._acted, self._current_bet
         for offset in range(seats):
             seat = (start + offset) % seats
-            if able[seat] and (bets[seat] < current or (not acted[seat] and others_can_answer)):
+            if folded[seat] or not stacks[seat]:
+                continue
+            if bets[seat] < current:
+                return seat
+            if not acted[seat] and any(
+                not folded[other] and stacks[other] for other in range(seats) if other != seat
+            ):
                 return seat
         return None
 
@@ -522,7 +526,8 @@ class Hand:
         self._acted[seat] = True
         self._acted_at[seat] = self._current_bet
         record = ActionRecord(
-            seat, self._street, kind, added, self._bets[seat], self._is_all_in(seat)
+            seat, self._street, kind, added, self._bets[seat],
+            not self._stacks[seat] and not self._folded[seat],
         )
         self._history.append(record)
         self._events.append(Acted(record))
@@ -586,9 +591,10 @@ class Hand:
         the best hand shown so far in some pot they are eligible for; otherwise they muck.
         """
         self._street = Street.SHOWDOWN
-        live = [seat for seat in range(self.num_seats) if not self._folded[seat]]
+        live = [seat for seat in range(self._seats) if not self._folded[seat]]
         pots = self.pots()
         runs = len(self._boards)
+        boards = self.boards
         ranks = {
             seat: tuple(evaluate([*self._hole[seat], *board]) for board in self._boards)
             for seat in live
@@ -611,7 +617,7 @@ class Hand:
                 for index in contested:
                     best_shown[run][index] = min(best_shown[run][index], ranks[seat][run])
             cards = self._hole[seat]
-            entries.append(ShowdownEntry(seat, cards, ranks[seat], self.boards))
+            entries.append(ShowdownEntry(seat, cards, ranks[seat], boards))
             self._shown[seat] = cards
             self._events.append(Showed(seat, cards))
         awards = []
