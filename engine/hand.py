@@ -359,6 +359,28 @@ class Hand:
         seat = self._to_act
         if seat is None:
             raise IllegalActionError(self._why_nobody_acts())
+        stack, bet, current = self._stacks[seat], self._bets[seat], self._current_bet
+        to_call = current - bet
+        all_in_to = bet + stack
+        may_aggress = (
+            all_in_to > current
+            and (not self._acted[seat] or current - self._acted_at[seat] >= self._last_raise)
+            and self._others_can_call_more(seat)
+        )
+        opening = current == 0
+        if may_aggress:
+            full_to = self.big_blind if opening else current + self._last_raise
+            min_to, max_to = min(full_to, all_in_to), all_in_to
+        else:
+            min_to = max_to = 0
+        self._legal = LegalActions(
+            seat, True, to_call == 0, to_call > 0, min(to_call, stack),
+            may_aggress and opening, may_aggress and not opening, min_to, max_to, stack,
+        )
+        return self._legal
+        seat = self._to_act
+        if seat is None:
+            raise IllegalActionError(self._why_nobody_acts())
         stack, bet = self._stacks[seat], self._bets[seat]
         to_call = self._current_bet - bet
         all_in_to = bet + stack
@@ -537,7 +559,8 @@ class Hand:
         self._return_uncalled_bet()
         if self._street is Street.RIVER:
             self._showdown()
-        elif sum(self._can_act(seat) for seat in range(self._seats)) <= 1:
+        elif sum(not out and stack > 0
+                 for out, stack in zip(self._folded, self._stacks, strict=True)) <= 1:
             if self.offer_run_it_twice:
                 self._awaiting_run_it_twice = True
             else:
@@ -549,14 +572,15 @@ class Hand:
 
     def _return_uncalled_bet(self) -> None:
         """The part of the top bet that nobody matched goes back to its owner."""
-        top_seat = max(range(self.num_seats), key=self._bets.__getitem__)
-        second = max((bet for seat, bet in enumerate(self._bets) if seat != top_seat), default=0)
-        excess = self._bets[top_seat] - second
+        bets = self._bets
+        top = max(bets)
+        top_seat = bets.index(top)
+        excess = top - max(bets[:top_seat] + bets[top_seat + 1:])
         if excess > 0:
             self._bets[top_seat] -= excess
             self._contributions[top_seat] -= excess
             self._stacks[top_seat] += excess
-            self._current_bet = second
+            self._current_bet = top - excess
             self._events.append(UncalledBetReturned(top_seat, excess))
 
     def _deal_street(self, street: Street, run: int) -> None:
