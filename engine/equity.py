@@ -4,7 +4,8 @@ A player's share of one runout is 1 for a win, 1/k for a k-way tie and 0 for a l
 is the average over runouts. ``equity`` enumerates every remaining board when there are few
 enough (any two or more known hands preflop, the flop, the turn) and samples them otherwise.
 ``equity_vs_random`` and ``equity_vs_ranges`` estimate a hand against unknown opponents, for
-the bots; they sample, vectorised with numpy, so a few thousand runouts take a few ms.
+the bots; they sample, vectorised with numpy, so a few thousand runouts take a few ms, and
+given the equities a decision turns on they stop as soon as the answer is clear.
 
 >>> from engine.cards import parse_cards
 >>> [round(share, 4) for share in equity([parse_cards("AhKh"), parse_cards("QsQd")])]
