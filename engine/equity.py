@@ -338,7 +338,7 @@ def _draw_board_around(
     if not missing:
         return np.empty((size, 0), dtype=np.uint8)
     pool = np.asarray(deck, dtype=np.uint8)
-    if np.prod(1 - (held + np.arange(missing)) / len(pool)) >= 0.5:
+    if _odds_of_missing(held, missing, len(pool)) >= 0.5:
         taken = np.bitwise_or.reduce(np.take(CARD_BITS, opponent_cards), axis=1)
         drawn = pool[generator.integers(0, len(pool), size=(size, missing))]
         pending = np.arange(size)
@@ -354,6 +354,15 @@ def _draw_board_around(
     return np.take_along_axis(drawn, first_free, axis=1)
 
 
+def _odds_of_missing(taken: int, count: int, pool: int) -> float:
+    """The chance that ``count`` cards drawn with replacement from ``pool`` are distinct and
+    miss ``taken`` given cards of it."""
+    odds = 1.0
+    for drawn in range(taken, taken + count):
+        odds *= 1 - drawn / pool
+    return odds
+
+
 def draw_cards(
     deck: Sequence[Card], count: int, size: int, generator: np.random.Generator
 ) -> np.ndarray:
@@ -365,8 +374,7 @@ def draw_cards(
     pool = np.asarray(deck, dtype=np.uint8)
     if count > len(pool):
         raise ValueError(f"cannot draw {count} cards from {len(pool)}")
-    distinct_odds = np.prod(1 - np.arange(count) / len(pool))
-    if distinct_odds < 0.5:
+    if _odds_of_missing(0, count, len(pool)) < 0.5:
         return _shuffled_fronts(pool, count, size, generator)
     drawn = pool[generator.integers(0, len(pool), size=(size, count))]
     repeated = np.flatnonzero(~all_distinct(drawn.T))
