@@ -411,18 +411,23 @@ def _hero_shares(
     hole: tuple[Card, ...], board: Sequence[Card], runouts: np.ndarray, opponent_cards: np.ndarray
 ) -> np.ndarray:
     """Pot share of ``hole`` against the opponents' pairs (``opponent_cards`` rows 2i, 2i+1
-    for opponent i) in each sample (one per column)."""
-    hero = _seven_card_ranks((*hole, *board), runouts, runouts.shape[1])
-    best_opponent = np.full_like(hero, np.iinfo(hero.dtype).max)
-    tied = np.zeros(len(hero), dtype=np.int64)
-    for opponent in range(len(opponent_cards) // 2):
-        pair = opponent_cards[2 * opponent:2 * opponent + 2]
-        ranks = _seven_card_ranks(board, [*pair, *runouts], runouts.shape[1])
-        tied = np.where(ranks < best_opponent, 0, tied) + (ranks == hero)
-        best_opponent = np.minimum(best_opponent, ranks)
-    shares = np.where(hero < best_opponent, 1.0, 0.0)
-    shares += np.where(hero == best_opponent, 1.0 / (1 + tied), 0.0)
-    return shares
+    for opponent i) in each sample (one per column).
+
+    Every player's hand in every sample is ranked in one batch: hero first, then each
+    opponent, each block of columns with the same runouts.
+    """
+    samples = runouts.shape[1]
+    players = 1 + len(opponent_cards) // 2
+    hero_pair = np.broadcast_to(np.asarray(hole, dtype=np.uint8)[:, None], (2, samples))
+    rival_pairs = opponent_cards.reshape(players - 1, 2, samples).transpose(1, 0, 2)
+    pairs = np.concatenate([hero_pair, rival_pairs.reshape(2, -1)], axis=1)
+    shared = np.tile(runouts, (1, players))
+    ranks = _seven_card_ranks(board, [*pairs, *shared], players * samples)
+    ranks = ranks.reshape(players, samples)
+    hero, rivals = ranks[0], ranks[1:]
+    best_rival = rivals.min(axis=0)
+    ties = (rivals == hero).sum(axis=0)
+    return np.where(hero < best_rival, 1.0, np.where(hero == best_rival, 1.0 / (1 + ties), 0.0))
 
 
 def _seven_card_ranks(
