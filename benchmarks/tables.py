@@ -9,6 +9,7 @@ call ``TableManager.act`` (mostly check or call, some folds and raises, from a s
     python -m benchmarks.tables --tables 1000 --seconds 60
     python -m benchmarks.tables --tables 1000 --seconds 60 --json
     python -m benchmarks.tables --tables 1000 --seconds 30 --profile tables.prof
+    python -m benchmarks.tables --tables 1000 --seconds 30 --bots-inline
 
 Figures: hands settled per second in total; a person's action latency (from their ``act`` to
 the next turn prompt at that table); event-loop lag (how late a 10 ms ticker wakes); ledger
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ledger import Ledger
+from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NotEnoughChips, TableError
 from bot.tables.manager import TableManager
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
@@ -97,6 +99,16 @@ def thread_cpu_by_role() -> Counter[str]:
             clock = time.pthread_getcpuclockid(thread.ident)
             used[thread_role(thread)] += time.clock_gettime(clock)
     return used
+
+
+def process_cpu_seconds(pids: Sequence[int]) -> float:
+    """CPU seconds used so far by other processes (user + system, from ``/proc``)."""
+    ticks = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def choose_action(prompt: TurnPrompt, rng: random.Random) -> Action:
@@ -349,10 +361,12 @@ def profiling(path: Path | None) -> Iterator[None]:
 
 
 async def run(
-    tables: int, seconds: float, seed: int, directory: Path, profile_path: Path | None = None
+    tables: int, seconds: float, seed: int, directory: Path, profile_path: Path | None = None,
+    *, bots_inline: bool = False,
 ) -> Figures:
     """Seat ``tables`` tables, play for ``seconds``, shut down, audit; return the figures
-    (and the profile of the measured seconds in ``profile_path``, if given)."""
+    (and the profile of the measured seconds in ``profile_path``, if given). Bots' simulating
+    decisions run in a worker process, or on the event loop with ``bots_inline``."""
     rng = random.Random(seed)
     errors = ErrorLog()
     bot_logger = logging.getLogger("bot")
@@ -361,8 +375,9 @@ async def run(
     try:
         counting = CountingLedger(ledger)
         people = SimulatedPeople(random.Random(rng.getrandbits(64)))
+        worker = None if bots_inline else BotWorker()
         manager = TableManager(counting, people, rng=random.Random(rng.getrandbits(64)),
-                               default_settings=TableSettings.instant())
+                               default_settings=TableSettings.instant(), bot_worker=worker)
         people.manager = manager
         await manager.start()
         baseline_kb = peak_rss_kb()
@@ -397,10 +412,15 @@ async def run(
         counting.calls.clear()
         started, cpu_started = time.perf_counter(), time.process_time()
         threads_started = thread_cpu_by_role()
+        worker_started = process_cpu_seconds(worker.process_ids() if worker else ())
         with profiling(profile_path):
             await asyncio.sleep(seconds)
         elapsed, cpu_used = time.perf_counter() - started, time.process_time() - cpu_started
         threads_used = thread_cpu_by_role() - threads_started
+        if worker is not None:  # a worker started during the run counts from its start
+            worker_used = process_cpu_seconds(worker.process_ids()) - worker_started
+            threads_used["bot worker process"] = worker_used
+            cpu_used += worker_used
         hands = sum(people.hands_by_table.values())
         idle = sum(people.hands_by_table[channel] == 0 for channel in channels)
         transactions = sum(counting.calls.values())
@@ -458,6 +478,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=positive(float), default=60.0)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--bots-inline", action="store_true",
+                        help="bots decide on the event loop instead of in a worker process")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="write a cProfile of the measured seconds (event-loop thread)")
     return parser.parse_args(argv)
@@ -483,7 +505,8 @@ def main(argv: Sequence[str] | None = None) -> Figures:
     arguments = parse_arguments(argv)
     with tempfile.TemporaryDirectory(prefix="holdem-tables-") as directory:
         figures = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
-                                  Path(directory), arguments.profile))
+                                  Path(directory), arguments.profile,
+                                  bots_inline=arguments.bots_inline))
     print(figures.to_json() if arguments.json else figures.report())
     return figures
 

@@ -258,7 +258,8 @@ async def test_a_busted_person_is_told_and_can_top_up_from_an_empty_stack(tmp_pa
         await seat_alice_shoving_against_a_calling_bot(manager, notifier, 800)
         await eventually(lambda: manager.state(CHANNEL).seat_of(ALICE).stack == 0
                          and not manager.state(CHANNEL).is_hand_running, timeout=20)
-        assert "out of chips" in notifier.messages_to(ALICE)[-1]
+        await eventually(lambda: any("out of chips" in message
+                                     for message in notifier.messages_to(ALICE)))
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
         await manager.sit_out(CHANNEL, ALICE)
         assert await manager.top_up(CHANNEL, ALICE, 800) == 800

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from bot.ledger import Ledger
 from bot.tables.manager import TableManager
-from bot.tables.settings import TableSettings
 from engine.strategies import STRATEGIES
 from engine.strategies.names import NAME_POOLS
 from engine.view import PlayerView
@@ -121,31 +119,3 @@ async def test_start_up_recovers_a_hand_cut_short_by_a_crash(tmp_path):
     assert (await ledger.audit()).ok
     await restarted.shutdown()
     await ledger.close()
-
-
-class CountingExecutor(ThreadPoolExecutor):
-    """A thread pool that counts the work it was given."""
-
-    def __init__(self) -> None:
-        super().__init__(max_workers=2)
-        self.submitted = 0
-
-    def submit(self, *args, **kwargs):
-        self.submitted += 1
-        return super().submit(*args, **kwargs)
-
-
-async def test_expensive_bot_decisions_run_off_the_event_loop(tmp_path):
-    executor = CountingExecutor()
-    ledger = await Ledger.open(tmp_path / "ledger.sqlite3")
-    manager = TableManager(ledger, RecordingNotifier(), rng=random.Random(4),
-                           default_settings=TableSettings.instant(), bot_executor=executor)
-    try:
-        await manager.add_bots(GUILD, CHANNEL, "hard", count=3)
-        await manager.run_hands(CHANNEL, 8)
-        assert executor.submitted > 0
-        await assert_chips_match_ledger(manager, ledger, CHANNEL)
-    finally:
-        await manager.shutdown()
-        await ledger.close()
-        executor.shutdown()

@@ -1,19 +1,19 @@
 """A bot opponent at a table: its strategy, its own random stream, and where it thinks.
 
-Measured per postflop decision (``python -m benchmarks.tables`` and a per-level timing):
-"easy" takes microseconds; "medium" and "hard" simulate equity, median about 1 ms, p99 under
-6 ms, worst about 20 ms. Handing such a decision to a thread costs more CPU than making it
-(the GIL gives no parallelism, and the event loop then waits for the GIL), so decisions run
-inline by default: the table's turn budget in ``StepPacer`` keeps the loop's slices short.
-A front end may still pass an executor to move the simulating levels off the loop.
+Measured per postflop decision: "easy" takes microseconds; "medium" and "hard" simulate equity,
+median about 1 ms, p99 under 6 ms, worst about 20 ms. Handing such a decision to a thread costs
+more CPU than making it (the GIL gives no parallelism, and the event loop then waits for the
+GIL), so without a ``BotWorker`` every decision runs inline, where the table's turn budget in
+``StepPacer`` keeps the loop's slices short. With a worker, simulating decisions run in its
+process, on another core.
 """
 
 from __future__ import annotations
 
-import asyncio
+import itertools
 import random
-from concurrent.futures import Executor
 
+from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import UnknownBotLevel
 from engine.actions import Action, Street
 from engine.strategies import STRATEGIES, make_strategy
@@ -35,12 +35,19 @@ def check_level(level: str) -> str:
     return name
 
 
-class Bot:
-    """A strategy with its own random stream (seeded from the table's, so tests replay)."""
+_bot_ids = itertools.count(1)
 
-    __slots__ = ("level", "rng", "strategy")
+
+class Bot:
+    """A strategy with its own random stream (seeded from the table's, so tests replay).
+
+    ``id`` is unique in the process: the worker keys its copy of the strategy by it.
+    """
+
+    __slots__ = ("id", "level", "rng", "strategy")
 
     def __init__(self, level: str, rng: random.Random) -> None:
+        self.id = next(_bot_ids)
         self.level = check_level(level)
         self.strategy = make_strategy(self.level)
         self.rng = rng
@@ -49,16 +56,23 @@ class Bot:
         """True when this decision simulates equity (a simulating level after the flop)."""
         return self.level in SIMULATING_LEVELS and view.street is not Street.PREFLOP
 
-    async def decide(self, view: PlayerView, executor: Executor | None = None) -> Action:
-        """The bot's action for its turn in ``view``: inline, or in ``executor`` when one is
-        given and the decision simulates."""
-        if executor is not None and self.simulates(view):
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(executor, self.strategy.decide, view, self.rng)
+    async def decide(self, view: PlayerView, worker: BotWorker | None = None) -> Action:
+        """The bot's action for its turn in ``view``: in ``worker`` when one is given, the
+        decision simulates and the worker is not backed up; else inline."""
+        if worker is not None and self.simulates(view) and worker.has_room():
+            return await worker.decide(self.id, self.level, view)
         return self.strategy.decide(view, self.rng)
 
-    def hand_finished(self, view: PlayerView) -> None:
-        """Let the strategy learn from the finished hand, if it wants to."""
+    def hand_finished(self, view: PlayerView, worker: BotWorker | None = None) -> None:
+        """Let the strategy learn from the finished hand, if it wants to (its copy in
+        ``worker`` too, so both decide from the same notes)."""
         hook = getattr(self.strategy, "hand_finished", None)
         if hook is not None:
             hook(view)
+            if worker is not None:
+                worker.hand_finished(self.id, self.level, view)
+
+    def leave(self, worker: BotWorker | None) -> None:
+        """The bot left its table: the worker forgets its copy."""
+        if worker is not None and self.level in SIMULATING_LEVELS:
+            worker.forget(self.id)

@@ -11,9 +11,9 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
-from concurrent.futures import Executor
 from typing import Any
 
+from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NoTableHere, TableClosed
 from bot.tables.notifier import Notifier, TableState
 from bot.tables.pacing import StepPacer
@@ -29,9 +29,9 @@ class TableManager:
     """Runs every table of the process on the current event loop.
 
     ``rng`` seeds shuffles and bot choices (tests pass ``random.Random(seed)``; by default the
-    deck is shuffled with the OS CSPRNG). ``bot_executor``, when given, runs the bots'
-    equity-simulating decisions off the event loop; by default they run inline (see
-    ``bot.tables.bots``).
+    deck is shuffled with the OS CSPRNG). ``bot_worker``, when given, makes the bots'
+    equity-simulating decisions in its process (another core); the manager closes it at
+    shutdown. Without one they run inline (see ``bot.tables.bots``).
     """
 
     def __init__(
@@ -41,13 +41,13 @@ class TableManager:
         *,
         rng: random.Random | None = None,
         default_settings: TableSettings | None = None,
-        bot_executor: Executor | None = None,
+        bot_worker: BotWorker | None = None,
     ) -> None:
         self._ledger = ledger
         self._notifier = notifier
         self._rng = rng
         self._default_settings = default_settings or TableSettings()
-        self._bot_executor = bot_executor
+        self._bot_worker = bot_worker
         self._tables: dict[int, Table] = {}
         self._pacer = StepPacer()
         self._closed = False
@@ -66,6 +66,8 @@ class TableManager:
         tables = list(self._tables.values())
         self._tables.clear()
         await asyncio.gather(*(table.close() for table in tables))
+        if self._bot_worker is not None:
+            self._bot_worker.close()
 
     # -- lobby -------------------------------------------------------------------------------
 
@@ -194,7 +196,7 @@ class TableManager:
         if table is None:
             table = Table(
                 guild_id, channel_id, settings, self._ledger, self._notifier,
-                rng=self._rng, bot_executor=self._bot_executor, on_empty=self._forget,
+                rng=self._rng, bot_worker=self._bot_worker, on_empty=self._forget,
                 pacer=self._pacer,
             )
             table.start()

@@ -101,3 +101,8 @@ class TurnBudget:
             return
         await self._pacer.step(urgent=urgent)
         self._began = time.perf_counter()
+
+    def end(self) -> None:
+        """End the current turn: the table waited on something else (the ledger, the bots'
+        worker), and many tables resume together then, so each queues for a new turn."""
+        self._began = None

@@ -17,10 +17,10 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
 from datetime import UTC, datetime
 
 from bot.ledger import InsufficientChips, LedgerError
+from bot.tables.bot_worker import BotWorker, BotWorkerFailed
 from bot.tables.bots import Bot, check_level
 from bot.tables.errors import (
     AlreadySeated,
@@ -63,9 +63,10 @@ class Table:
     """The table of one channel. Create it, ``start()`` its runner, ``close()`` it at the end.
 
     ``rng`` (tests) makes shuffles and bot choices reproducible; without it the deck is
-    shuffled with the OS CSPRNG. ``pacer`` is shared by the tables of a process so that busy
-    tables take turns on the event loop. When the last seat empties after a hand (a player who left
-    mid-hand was cashed out) the table stops and calls ``on_empty``.
+    shuffled with the OS CSPRNG. ``bot_worker`` (shared) makes the bots' simulating decisions
+    in another process; without it they run inline. ``pacer`` is shared by the tables of a
+    process so that busy tables take turns on the event loop. When the last seat empties after
+    a hand (a player who left mid-hand was cashed out) the table stops and calls ``on_empty``.
     """
 
     def __init__(
@@ -77,7 +78,7 @@ class Table:
         notifier: Notifier,
         *,
         rng: random.Random | None = None,
-        bot_executor: Executor | None = None,
+        bot_worker: BotWorker | None = None,
         on_empty: Callable[[Table], None] | None = None,
         pacer: StepPacer | None = None,
     ) -> None:
@@ -88,7 +89,7 @@ class Table:
         self._notifier = notifier
         self._deck_rng = rng
         self._rng = rng if rng is not None else random.Random()
-        self._bot_executor = bot_executor
+        self._bot_worker = bot_worker
         self._on_empty = on_empty
         self._turns = TurnBudget(pacer if pacer is not None else StepPacer())
         self._seats: dict[int, Seat] = {}
@@ -403,10 +404,10 @@ class Table:
         except _Closing:
             await self._refund()
             raise
-        except Exception:
+        except Exception as error:
             log.exception("table %s: hand %s failed; refunding it", self.channel_id,
                           self._hand_number)
-            if failed_bot is not None:
+            if failed_bot is not None and not isinstance(error, BotWorkerFailed):
                 failed_bot.sitting_out = True
             await self._refund()
             return False
@@ -458,7 +459,11 @@ class Table:
         if seat.leaving:
             action = Action(ActionKind.FOLD)
         else:
-            action = await seat.bot.decide(hand.view(position), self._bot_executor)
+            view = hand.view(position)
+            elsewhere = self._bot_worker is not None and seat.bot.simulates(view)
+            action = await seat.bot.decide(view, self._bot_worker)
+            if elsewhere:
+                await self._next_turn()
         self._check_closing()
         async with self._lock:
             self._apply(seat, action)
@@ -553,11 +558,12 @@ class Table:
             self._hand_running = False
             outcome = hand_outcome(hand, seats, self._hand_number, self._hand_id, history)
             self._hand_id = None
+        await self._next_turn()
         await self._notify(self._notifier.hand_finished(self.state(), outcome))
         for position, seat in enumerate(seats):
             if seat.bot is not None:
                 try:
-                    seat.bot.hand_finished(hand.view(position))
+                    seat.bot.hand_finished(hand.view(position), self._bot_worker)
                 except Exception:
                     log.exception("table %s: bot %s failed to review the hand",
                                   self.channel_id, seat.name)
@@ -615,6 +621,8 @@ class Table:
         except LedgerError:
             log.exception("table %s: bot %s could not buy in again", self.channel_id, bot.name)
             self._seats.pop(bot.index, None)
+            if bot.bot is not None:
+                bot.bot.leave(self._bot_worker)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -707,6 +715,8 @@ class Table:
         amount = await self._ledger.cash_out(self.guild_id, self.channel_id, seat.key)
         seat.stack = 0
         self._seats.pop(seat.index, None)
+        if seat.bot is not None:
+            seat.bot.leave(self._bot_worker)
         return amount
 
     async def _ledger_call(self, call: Awaitable[int]) -> int:
@@ -752,6 +762,12 @@ class Table:
         ends_at = loop.time() + seconds
         while loop.time() < ends_at:
             await self._wait(ends_at - loop.time())
+
+    async def _next_turn(self) -> None:
+        """Queue for a new turn after waiting on the ledger or the bots' worker, whose answers
+        wake many tables at once."""
+        self._turns.end()
+        await self._turns.step(urgent=self._has_playing_person())
 
     async def _publish(self) -> None:
         await self._notify(self._notifier.table_changed(self.state()))
