@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import gc
 
-YOUNG_THRESHOLD = 20_000
-"""Allocations (minus frees) between gen-0 collections; measured with the many-tables
-benchmark: from 2,000 to 20,000 removed the long full collections, memory barely moved."""
+YOUNG_THRESHOLD = 50_000
+"""Allocations (minus frees) between gen-0 collections. Measured with the many-tables benchmark
+(1,000 tables, 20 s runs): loop lag p99/max 58/159 ms with the defaults, 54/106 ms at 5,000,
+21-23/52-65 ms at 50,000, no better at 100,000; memory per table unchanged (40 KB)."""
 OLDER_THRESHOLDS = (10, 10)
 
 
@@ -26,7 +27,7 @@ def tune_garbage_collector() -> None:
     >>> before = gc.get_threshold()
     >>> tune_garbage_collector()
     >>> gc.get_threshold()
-    (20000, 10, 10)
+    (50000, 10, 10)
     >>> gc.unfreeze(); gc.set_threshold(*before)
     """
     gc.collect()

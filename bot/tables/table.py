@@ -440,6 +440,7 @@ class Table:
                 self._bot_hands_wanted -= 1
 
     async def _send_hole_cards(self) -> None:
+        await self._next_turn()  # after the ledger's answer, which woke many tables at once
         hand = self._current_hand()
         state = self.state()
         await self._notify(self._notifier.table_changed(state))
