@@ -332,3 +332,15 @@ async def test_bots_wait_their_thinking_delay_and_hands_wait_the_next_hand_delay
         # two pauses before the hands, and at least two bot actions in each hand
         assert time.monotonic() - started >= 2 * 0.1 + 4 * 0.02
         assert len(notifier.outcomes) == 2
+
+
+async def test_the_finished_hands_state_shows_exactly_the_cards_shown_at_showdown(tmp_path):
+    async with running_manager(tmp_path, seed=3) as (manager, notifier, _):
+        await manager.add_bots(GUILD, CHANNEL, "calling", count=3)
+        await manager.run_hands(CHANNEL, 4)
+        finished = [args for name, args in notifier.events if name == "hand_finished"]
+        assert len(finished) == 4
+        assert any(outcome.shown for _, outcome in finished)
+        for state, outcome in finished:
+            on_table = {seat.seat: seat.shown_cards for seat in state.seats if seat.shown_cards}
+            assert on_table == {shown.seat: shown.cards for shown in outcome.shown}

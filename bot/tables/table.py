@@ -305,27 +305,32 @@ class Table:
     def state(self) -> TableState:
         """The public state of the table now (hole cards only as shown at showdown)."""
         hand = self._hand
-        public = hand.view(None) if hand is not None else None
+        running = hand is not None and self._hand_running
+        # The hand's public facts, read once (not a whole PlayerView: no history, no copies).
+        stacks, bets = (hand.stacks, hand.bets) if running else ((), ())
+        folded, all_in = (hand.folded, hand.all_in) if hand is not None else ((), ())
+        shown = {entry.seat: entry.cards for entry in hand.result.showdown} \
+            if hand is not None and hand.result is not None else {}
         positions = {seat.index: position for position, seat in enumerate(self._hand_seats)}
         seats = []
         for index in sorted(self._seats):
             seat = self._seats[index]
             position = positions.get(index)
-            in_hand = public is not None and position is not None
+            in_hand = hand is not None and position is not None
             seats.append(SeatState(
                 seat=index,
                 name=seat.name,
                 user_id=seat.user_id,
                 bot_level=seat.bot.level if seat.bot is not None else None,
-                stack=public.stacks[position] if in_hand and self._hand_running else seat.stack,
-                bet=public.bets[position] if in_hand and self._hand_running else 0,
+                stack=stacks[position] if in_hand and running else seat.stack,
+                bet=bets[position] if in_hand and running else 0,
                 in_hand=in_hand,
-                folded=in_hand and public.folded[position],
-                all_in=in_hand and public.all_in[position],
+                folded=in_hand and folded[position],
+                all_in=in_hand and all_in[position],
                 sitting_out=seat.sitting_out,
                 leaving=seat.leaving,
                 is_button=index == self._button,
-                shown_cards=public.shown.get(position, ()) if in_hand else (),
+                shown_cards=shown.get(position, ()) if in_hand else (),
             ))
         to_act = hand.to_act if hand is not None and self._hand_running else None
         return TableState(
