@@ -21,6 +21,7 @@ from bot.ledger import Ledger
 from bot.live_table import TableRenderer
 from bot.render import render_cards, render_table
 from bot.settings import Settings
+from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from bot.views.run_it_twice import RunItTwiceButtons
@@ -43,7 +44,9 @@ class BotOptions:
 
     ``edit_interval`` is the minimum time between two edits of one table message; Discord
     allows about five per five seconds per channel. ``guild_ready_timeout`` is how long
-    discord.py waits for server data before ``on_ready``.
+    discord.py waits for server data before ``on_ready``. ``bots_in_worker_process`` lets
+    bot opponents think in a second process, so a busy bot uses both cores; tests turn it off
+    for speed and determinism.
     """
 
     sync_commands: bool = True
@@ -52,6 +55,7 @@ class BotOptions:
     rng: random.Random | None = None
     draw_images: bool = True
     guild_ready_timeout: float = 2.0
+    bots_in_worker_process: bool = True
 
 
 class HoldemBot(commands.Bot):
@@ -82,6 +86,7 @@ class HoldemBot(commands.Bot):
         self.tables = TableManager(
             self.ledger, self.notifier, rng=self.options.rng,
             default_settings=self.options.table_settings,
+            bot_worker=BotWorker() if self.options.bots_in_worker_process else None,
         )
         await self.tables.start()
         self.tree.on_error = on_tree_error

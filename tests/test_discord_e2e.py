@@ -56,11 +56,13 @@ class Club:
     admin: int
     database: Path
 
-    def new_bot(self, *, seed: int = 7, draw_images: bool = False) -> HoldemBot:
+    def new_bot(self, *, seed: int = 7, draw_images: bool = False,
+                bots_in_worker_process: bool = False) -> HoldemBot:
         settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id)
         options = BotOptions(edit_interval=0.02, table_settings=TEST_TABLE,
                              rng=random.Random(seed), draw_images=draw_images,
-                             guild_ready_timeout=0.01)
+                             guild_ready_timeout=0.01,
+                             bots_in_worker_process=bots_in_worker_process)
         return create_bot(settings, options)
 
     async def start_bot(self, **options: object) -> HoldemBot:
@@ -168,7 +170,8 @@ async def seat_two_and_a_bot(club: Club, bot: HoldemBot) -> None:
 
 
 async def test_a_hand_is_played_to_showdown_with_cards_only_in_their_owners_dms(club: Club):
-    bot = await club.start_bot(draw_images=True)
+    # As in production: table images drawn, the bot opponent thinking in the worker process.
+    bot = await club.start_bot(draw_images=True, bots_in_worker_process=True)
     await seat_two_and_a_bot(club, bot)
     await start_hand(club, bot, club.bob)
     await club.fake.wait_until(lambda: len(club.fake.dms(club.bob)) == 1)
