@@ -344,3 +344,23 @@ async def test_the_finished_hands_state_shows_exactly_the_cards_shown_at_showdow
         for state, outcome in finished:
             on_table = {seat.seat: seat.shown_cards for seat in state.seats if seat.shown_cards}
             assert on_table == {shown.seat: shown.cards for shown in outcome.shown}
+
+
+async def test_a_person_who_leaves_as_the_hand_ends_is_not_told_they_are_out_of_chips(tmp_path):
+    async with running_manager(tmp_path, seed=3) as (manager, notifier, ledger):
+        finished = notifier.hand_finished
+
+        async def leave_when_the_hand_ends(state, outcome) -> None:
+            await finished(state, outcome)
+            if manager.state(CHANNEL).seat_of(ALICE) is not None:
+                await manager.leave(CHANNEL, ALICE)
+
+        notifier.hand_finished = leave_when_the_hand_ends
+        notifier.auto_actions[ALICE] = passive
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+        await manager.add_bots(GUILD, CHANNEL, "calling")
+        await eventually(lambda: manager.state(CHANNEL) is None
+                         or manager.state(CHANNEL).seat_of(ALICE) is None)
+        await asyncio.sleep(0.05)
+        assert not any("out of chips" in message for message in notifier.messages_to(ALICE))
+        assert (await ledger.audit()).ok

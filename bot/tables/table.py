@@ -608,7 +608,8 @@ class Table:
                     await self._rebuy(seat)
                     changed = True
         for seat in seats:
-            if seat.stack == 0 and seat.user_id is not None and not seat.leaving:
+            still_seated = self._seats.get(seat.index) is seat
+            if still_seated and seat.stack == 0 and seat.user_id is not None and not seat.leaving:
                 await self._notify(self._notifier.tell(
                     self.channel_id, seat.user_id,
                     "You are out of chips: top up to keep playing, or leave the table."))
