@@ -141,7 +141,8 @@ async def test_a_timeout_checks_or_folds_and_two_in_a_row_sit_the_player_out(tmp
 
 
 async def test_acting_resets_the_timeout_count(tmp_path):
-    settings = TableSettings.instant(turn_timeout=0.05)
+    # Long enough for the test to answer the second prompt in time on a busy machine.
+    settings = TableSettings.instant(turn_timeout=0.4)
     async with running_manager(tmp_path, settings=settings) as (manager, notifier, _):
         await manager.join(GUILD, CHANNEL, ALICE, "Alice")
         await manager.add_bots(GUILD, CHANNEL, "calling")
