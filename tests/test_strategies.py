@@ -31,7 +31,7 @@ from engine.strategies.preflop import (
     ranked_classes,
     ranked_combos,
 )
-from engine.strategies.ranges import Range
+from engine.strategies.ranges import Range, strong_draws
 from engine.strategies.situation import Position, position_of
 
 ALL_NAMES = sorted(STRATEGIES)
@@ -456,3 +456,13 @@ def test_ranges_are_weights_over_all_1326_combos():
     with pytest.raises(ValueError, match="card ids"):
         Range.any_two([52])
     assert len(Range.any_two(parse_cards("Ah Kd")).combos) == 1225
+
+
+def test_strong_draws_in_a_range_are_flush_draws_and_open_enders_using_a_hole_card():
+    board = parse_cards("Kh 9h 8c 2s")
+    combos = np.array([parse_cards(cards) for cards in
+                       ("Ah 3h", "Th 4d", "Ts 7d", "Js Tc", "6d 5c", "As Ac", "Qs Jd")])
+    # flush draw, three hearts, 7-8-9-T, 8-9-T-J, a gutshot, a pair, a double gutshot
+    assert strong_draws(combos, board).tolist() == [True, False, True, True, False, False, True]
+    four_hearts = parse_cards("Kh 9h 8h 2h")
+    assert not strong_draws(np.array([parse_cards("As Ac")]), four_hearts).any()

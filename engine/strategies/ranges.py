@@ -156,18 +156,24 @@ def board_ranks(combos: np.ndarray, board: Sequence[Card]) -> np.ndarray:
 
 
 def strong_draws(combos: np.ndarray, board: Sequence[Card]) -> np.ndarray:
-    """Which combinations hold a flush draw or an open-ended straight draw on ``board``."""
+    """Which combinations hold a flush draw or an open-ended straight draw on ``board``.
+
+    A flush draw is four of a suit with at least one of them in the hand; an open-ended draw
+    is two ways to fill a straight with a hole card among the four (and no straight yet).
+    """
     board_array = np.asarray(board, dtype=np.intp)
-    cards = np.hstack([combos, np.broadcast_to(board_array, (len(combos), len(board)))])
-    suit_counts = np.stack([(cards & 3 == suit).sum(axis=1) for suit in range(4)], axis=1)
     board_suits = np.bincount(board_array & 3, minlength=4)
-    flush_draw = ((suit_counts == 4) & (board_suits < 4)).any(axis=1)
-    masks = _rank_masks(cards)
+    first, second = combos[:, 0], combos[:, 1]
+    suited = (first & 3) == (second & 3)
+    flush_draw = np.zeros(len(combos), dtype=bool)
+    for card in (first, second):
+        on_board = board_suits[card & 3]
+        flush_draw |= (on_board + 1 + suited == 4) & (on_board < 4)
     board_mask = int(_rank_masks(board_array[None, :])[0])
+    masks = _rank_masks(combos) | board_mask
     held = _POPCOUNT[masks[:, None] & _STRAIGHT_WINDOWS]
     board_held = _POPCOUNT[board_mask & _STRAIGHT_WINDOWS]
-    four_to_window = (held == 4) & (board_held < 4)
-    open_ended = four_to_window.sum(axis=1) >= 2
+    open_ended = ((held == 4) & (board_held < 4)).sum(axis=1) >= 2
     made = (held == 5).any(axis=1)
     return flush_draw | (open_ended & ~made)
 
