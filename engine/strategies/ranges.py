@@ -27,8 +27,9 @@ from engine.strategies.preflop import TOTAL_COMBOS, ranked_combos
 
 _STRAIGHT_WINDOWS = np.array([0b11111 << low for low in range(10)], dtype=np.int64)
 _POPCOUNT = np.array([bin(value).count("1") for value in range(1 << 14)], dtype=np.int8)
-_BOARDS_KEPT = 256
-"""Boards whose narrowing tables stay cached (a table is 1,326 ranks and draws)."""
+_BOARDS_KEPT = 4096
+"""Boards whose narrowing tables stay cached: about 5 kB each, and enough for the boards of a
+few thousand hands in play at once."""
 _DEAD_SETS_KEPT = 1024
 
 
@@ -146,7 +147,7 @@ def _board_table(board: tuple[Card, ...]) -> _BoardTable:
     draws = np.zeros(TOTAL_COMBOS, dtype=bool)
     if len(board) < 5:
         draws[free] = strong_draws(combos[free], board)
-    return _BoardTable(free, np.argsort(ranks, kind="stable"), draws)
+    return _BoardTable(free, np.argsort(ranks, kind="stable").astype(np.int16), draws)
 
 
 def board_ranks(combos: np.ndarray, board: Sequence[Card]) -> np.ndarray:
