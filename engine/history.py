@@ -64,59 +64,83 @@ def format_hand_history(
 
 
 class _HistoryWriter:
-    """Turns a finished hand's events into the lines of its history."""
+    """Turns a finished hand's events into the lines of its history.
+
+    What several lines need (each seat's winnings, its showdown entry, where it folded) is
+    gathered once here, not searched for line by line.
+    """
 
     def __init__(self, hand: Hand, names: Sequence[str]) -> None:
+        result = hand.result
+        assert result is not None
         self.hand = hand
         self.names = names
-        self.result = hand.result
-        assert self.result is not None
+        self.result = result
+        self.events = hand.events
+        self.boards = hand.boards
+        self.shown = {entry.seat: entry for entry in result.showdown}
+        self.won = [0] * hand.num_seats
+        for award in result.awards:
+            for winner, share in zip(award.winners, award.shares, strict=True):
+                self.won[winner] += share
+        self.one_pot = len({award.pot for award in result.awards}) == 1
+        self.folded_on: dict[int, Street] = {}
+        self.put_in = {event.seat for event in self.events if type(event) is Posted}
+        for record in hand.history:
+            if record.kind is ActionKind.FOLD:
+                self.folded_on[record.seat] = record.street
+            elif record.added:
+                self.put_in.add(record.seat)
 
     def body(self, hero: int | None) -> list[str]:
-        hand, names = self.hand, self.names
+        hand, names, boards = self.hand, self.names, self.boards
         lines: list[str] = []
+        add = lines.append
         hole_cards_written = showdown_started = run_twice = False
         facing = 0
-        for event in hand.events:
-            if isinstance(event, Posted):
+        for event in self.events:
+            kind = type(event)
+            if kind is Posted:
                 if event.forced is not Forced.ANTE:
                     facing = max(facing, event.amount)
-                lines.append(f"{names[event.seat]}: {_POSTS[event.forced]} {event.amount}"
-                             + (" and is all-in" if event.is_all_in else ""))
-            elif not hole_cards_written:
+                add(f"{names[event.seat]}: {_POSTS[event.forced]} {event.amount}"
+                    + (" and is all-in" if event.is_all_in else ""))
+                continue
+            if not hole_cards_written:
                 hole_cards_written = True
-                lines.append("*** HOLE CARDS ***")
+                add("*** HOLE CARDS ***")
                 seats = range(hand.num_seats) if hero is None else [hero]
                 lines += [f"Dealt to {names[seat]} [{cards_str(hand.hole_cards(seat))}]"
                           for seat in seats]
-            if isinstance(event, Acted):
-                lines.append(f"{names[event.seat]}: {_describe(event.record, facing)}")
-                facing = max(facing, event.record.to)
-            elif isinstance(event, StreetDealt):
+            if kind is Acted:
+                record = event.record
+                add(f"{names[record.seat]}: {_describe(record, facing)}")
+                if record.to > facing:
+                    facing = record.to
+            elif kind is StreetDealt:
                 facing = 0
-                lines.append(_street_line(event, hand.boards[event.run], run_twice))
-            elif isinstance(event, RunItTwiceChosen):
+                add(_street_line(event, boards[event.run], run_twice))
+            elif kind is RunItTwiceChosen:
                 run_twice = event.agreed
-            elif isinstance(event, UncalledBetReturned):
-                lines.append(f"Uncalled bet ({event.amount}) returned to {names[event.seat]}")
-            elif isinstance(event, Showed | Mucked) and not showdown_started:
-                showdown_started = True
-                lines.append("*** SHOW DOWN ***")
-            if isinstance(event, Showed):
-                entry = next(e for e in self.result.showdown if e.seat == event.seat)
-                lines.append(f"{names[event.seat]}: shows [{cards_str(event.cards)}]"
-                             f" ({' - '.join(entry.hand_names)})")
-            elif isinstance(event, Mucked):
-                lines.append(f"{names[event.seat]}: mucks hand")
-            elif isinstance(event, Won):
-                lines.append(f"{names[event.seat]} collected {event.amount} from "
-                             f"{self._pot_name(event.pot, event.run)}")
+            elif kind is UncalledBetReturned:
+                add(f"Uncalled bet ({event.amount}) returned to {names[event.seat]}")
+            elif kind is Showed or kind is Mucked:
+                if not showdown_started:
+                    showdown_started = True
+                    add("*** SHOW DOWN ***")
+                if kind is Showed:
+                    add(f"{names[event.seat]}: shows [{cards_str(event.cards)}]"
+                        f" ({' - '.join(self.shown[event.seat].hand_names)})")
+                else:
+                    add(f"{names[event.seat]}: mucks hand")
+            elif kind is Won:
+                add(f"{names[event.seat]} collected {event.amount} from "
+                    f"{self._pot_name(event.pot, event.run)}")
         return lines
 
     def _pot_name(self, pot: int, run: int) -> str:
-        pots = {award.pot for award in self.result.awards}
-        name = "pot" if len(pots) == 1 else "main pot" if pot == 0 else f"side pot-{pot}"
-        return f"{name} ({_RUN_NAMES[run].lower()} board)" if len(self.hand.boards) > 1 else name
+        name = "pot" if self.one_pot else "main pot" if pot == 0 else f"side pot-{pot}"
+        return f"{name} ({_RUN_NAMES[run].lower()} board)" if len(self.boards) > 1 else name
 
     def summary(self, hero: int | None) -> list[str]:
         hand, result = self.hand, self.result
@@ -129,8 +153,8 @@ class _HistoryWriter:
             pot_line += f" Main pot {by_pot[0]}." + "".join(
                 f" Side pot-{pot} {amount}." for pot, amount in by_pot.items() if pot)
         lines = ["*** SUMMARY ***", pot_line + " | Rake 0"]
-        for run, board in enumerate(hand.boards):
-            label = "Board" if len(hand.boards) == 1 else f"{_RUN_NAMES[run]} Board"
+        for run, board in enumerate(self.boards):
+            label = "Board" if len(self.boards) == 1 else f"{_RUN_NAMES[run]} Board"
             if board:
                 lines.append(f"{label} [{cards_str(board)}]")
         lines += [f"Seat {seat + 1}: {self.names[seat]}{self._position(seat)} "
@@ -149,23 +173,19 @@ class _HistoryWriter:
         return f" ({', '.join(labels)})" if labels else ""
 
     def _outcome(self, seat: int, hero: int | None) -> str:
-        hand, result = self.hand, self.result
-        won = result.won_by(seat)
-        if hand.folded[seat]:
-            street = next(r.street for r in hand.history
-                          if r.seat == seat and r.kind is ActionKind.FOLD)
-            put_in = any(r.seat == seat and r.added for r in hand.history) or any(
-                isinstance(e, Posted) and e.seat == seat for e in hand.events)
+        won = self.won[seat]
+        street = self.folded_on.get(seat)
+        if street is not None:
             where = "before Flop" if street is Street.PREFLOP else f"on the {street.label}"
-            return f"folded {where}" + ("" if put_in else " (didn't bet)")
-        entry = next((e for e in result.showdown if e.seat == seat), None)
+            return f"folded {where}" + ("" if seat in self.put_in else " (didn't bet)")
+        entry = self.shown.get(seat)
         if entry is not None:
             shown = f"showed [{cards_str(entry.cards)}] and "
             hand_text = f" with {' - '.join(entry.hand_names)}"
             return shown + (f"won ({won}){hand_text}" if won else f"lost{hand_text}")
-        if seat in result.mucked:
+        if seat in self.result.mucked:
             hidden = hero is not None and seat != hero
-            return "mucked" if hidden else f"mucked [{cards_str(hand.hole_cards(seat))}]"
+            return "mucked" if hidden else f"mucked [{cards_str(self.hand.hole_cards(seat))}]"
         return f"collected ({won})"
 
 

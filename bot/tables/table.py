@@ -37,11 +37,12 @@ from bot.tables.errors import (
     TableFull,
     UnknownBot,
 )
-from bot.tables.notifier import Notifier, PotState, SeatState, TableState, TurnPrompt
+from bot.tables.notifier import Notifier, SeatState, TableState, TurnPrompt
 from bot.tables.pacing import StepPacer, TurnBudget
 from bot.tables.seats import Seat
 from bot.tables.settings import TableSettings
 from bot.tables.settlement import hand_outcome, participants
+from bot.tables.snapshots import PotStates, SeatFacts, SeatStates
 from engine.actions import Action, ActionKind
 from engine.cards import Card, Deck
 from engine.hand import Hand, IllegalActionError
@@ -103,6 +104,9 @@ class Table:
         # The current hand (kept after it ends, for the final state, until the next deal).
         self._hand: Hand | None = None
         self._hand_seats: list[Seat] = []
+        self._positions: dict[int, int] = {}  # table seat index -> position in the hand
+        self._seat_snapshots = SeatStates()
+        self._pot_states = PotStates()
         self._hand_id: int | None = None
         self._hand_running = False
         self._hand_number = 0
@@ -306,32 +310,7 @@ class Table:
         """The public state of the table now (hole cards only as shown at showdown)."""
         hand = self._hand
         running = hand is not None and self._hand_running
-        # The hand's public facts, read once (not a whole PlayerView: no history, no copies).
-        stacks, bets = (hand.stacks, hand.bets) if running else ((), ())
-        folded, all_in = (hand.folded, hand.all_in) if hand is not None else ((), ())
-        shown = {entry.seat: entry.cards for entry in hand.result.showdown} \
-            if hand is not None and hand.result is not None else {}
-        positions = {seat.index: position for position, seat in enumerate(self._hand_seats)}
-        seats = []
-        for index in sorted(self._seats):
-            seat = self._seats[index]
-            position = positions.get(index)
-            in_hand = hand is not None and position is not None
-            seats.append(SeatState(
-                seat=index,
-                name=seat.name,
-                user_id=seat.user_id,
-                bot_level=seat.bot.level if seat.bot is not None else None,
-                stack=stacks[position] if in_hand and running else seat.stack,
-                bet=bets[position] if in_hand and running else 0,
-                in_hand=in_hand,
-                folded=in_hand and folded[position],
-                all_in=in_hand and all_in[position],
-                sitting_out=seat.sitting_out,
-                leaving=seat.leaving,
-                is_button=index == self._button,
-                shown_cards=shown.get(position, ()) if in_hand else (),
-            ))
+        seats = self._seat_states(hand, running)
         to_act = hand.to_act if hand is not None and self._hand_running else None
         return TableState(
             guild_id=self.guild_id,
@@ -341,12 +320,9 @@ class Table:
             street=hand.street if hand is not None else None,
             board=hand.board if hand is not None else (),
             boards=hand.boards if hand is not None else ((),),
-            pots=tuple(
-                PotState(pot.amount, tuple(self._hand_seats[p].index for p in pot.eligible))
-                for pot in hand.pots()
-            ) if hand is not None and self._hand_running else (),
-            pot_total=hand.pot_total if hand is not None and self._hand_running else 0,
-            seats=tuple(seats),
+            pots=self._pot_states.pots(hand, self._hand_seats) if running else (),
+            pot_total=hand.pot_total if running else 0,
+            seats=seats,
             button_seat=self._button,
             to_act_seat=self._hand_seats[to_act].index if to_act is not None else None,
             to_act_deadline=self._deadline,
@@ -356,6 +332,35 @@ class Table:
             ante=self.settings.ante,
             max_seats=self.settings.max_seats,
         )
+
+    def _seat_states(self, hand: Hand | None, running: bool) -> tuple[SeatState, ...]:
+        """Every seat as everyone sees it, from the hand's public facts read once (stacks and
+        bets from the running hand, folds and all-ins from the current or last one)."""
+        if hand is None:
+            positions: dict[int, int] = {}
+        else:
+            positions = self._positions
+            stacks, bets, folded = hand.stacks, hand.bets, hand.folded
+            result = hand.result
+            shown = {entry.seat: entry.cards for entry in result.showdown} \
+                if result is not None else {}
+        states, button = self._seat_snapshots, self._button
+        seats = []
+        for index in sorted(self._seats):
+            seat = self._seats[index]
+            level = seat.bot.level if seat.bot is not None else None
+            position = positions.get(index)
+            if position is None:
+                facts: SeatFacts = (seat.name, seat.user_id, level, seat.stack, 0, False, False,
+                                    False, seat.sitting_out, seat.leaving, index == button, ())
+            else:
+                out, behind = folded[position], stacks[position]
+                facts = (seat.name, seat.user_id, level, behind if running else seat.stack,
+                         bets[position] if running else 0, True, out, not out and behind == 0,
+                         seat.sitting_out, seat.leaving, index == button,
+                         shown.get(position, ()))
+            seats.append(states.state(index, facts))
+        return tuple(seats)
 
     # -- the runner --------------------------------------------------------------------------
 
@@ -438,6 +443,7 @@ class Table:
                 {seat.key: seat.stack for seat in dealt})
             self._hand_number = number
             self._hand, self._hand_seats, self._hand_running = hand, dealt, True
+            self._positions = {seat.index: position for position, seat in enumerate(dealt)}
             self._button = dealt[button].index
             self._started_at = datetime.now(UTC)
             self._last_action = None

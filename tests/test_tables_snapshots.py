@@ -1,0 +1,56 @@
+"""Table snapshots: unchanged seats and pots are shared between states, changed ones are not."""
+
+from bot.tables.seats import Seat
+from bot.tables.snapshots import PotStates, SeatStates
+from engine.replay import apply_actions, hand_with_cards
+
+FACTS = ("Ann", 7, None, 100, 0, True, False, False, False, False, True, ())
+
+
+def test_an_unchanged_seat_keeps_its_snapshot():
+    states = SeatStates()
+    assert states.state(3, FACTS) is states.state(3, tuple(FACTS))
+
+
+def test_a_changed_seat_gets_a_new_snapshot_with_the_new_facts():
+    states = SeatStates()
+    before = states.state(3, FACTS)
+    after = states.state(3, (*FACTS[:4], 20, *FACTS[5:]))
+    assert after is not before and (before.bet, after.bet) == (0, 20)
+    assert (after.seat, after.name, after.stack, after.is_button) == (3, "Ann", 100, True)
+
+
+def test_seats_with_equal_facts_at_other_indexes_are_not_confused():
+    states = SeatStates()
+    assert states.state(1, FACTS).seat == 1 and states.state(2, FACTS).seat == 2
+
+
+def seats(count):
+    return [Seat(index * 2, f"p{index}", index, None, 100) for index in range(count)]
+
+
+def test_pots_name_the_table_seats_that_can_win_them():
+    hand = hand_with_cards([100, 40, 100], ["Ah Kd", "7c 7d", "2s 3s"])
+    apply_actions(hand, ["call", "allin", "call", "call"])
+    pots = PotStates().pots(hand, seats(3))
+    assert [(pot.amount, pot.eligible_seats) for pot in pots] == [(120, (0, 2, 4))]
+
+
+def test_pots_follow_every_chip_put_in_and_every_fold():
+    hand = hand_with_cards([100, 100, 100], ["Ah Kd", "7c 7d", "2s 3s"])
+    pot_states, table_seats = PotStates(), seats(3)
+    first = pot_states.pots(hand, table_seats)
+    assert pot_states.pots(hand, table_seats) is first
+    apply_actions(hand, ["raise 30"])
+    assert [pot.amount for pot in pot_states.pots(hand, table_seats)] == [45]
+    apply_actions(hand, ["fold"])
+    assert pot_states.pots(hand, table_seats)[0].eligible_seats == (0, 4)
+
+
+def test_pots_of_a_new_hand_are_worked_out_again():
+    pot_states = PotStates()
+    first = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"])
+    second = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"])
+    pot_states.pots(first, seats(2))
+    other_seats = [Seat(5, "x", 1, None, 100), Seat(6, "y", 2, None, 100)]
+    assert pot_states.pots(second, other_seats)[0].eligible_seats == (5, 6)
