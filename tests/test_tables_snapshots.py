@@ -1,5 +1,9 @@
-"""Table snapshots: unchanged seats and pots are shared between states, changed ones are not."""
+"""Table snapshots: unchanged seats and pots are shared between states, changed ones are not;
+and only bots that learn are shown the finished hand."""
 
+import random
+
+from bot.tables.bots import Bot
 from bot.tables.seats import Seat
 from bot.tables.snapshots import PotStates, SeatStates
 from engine.replay import apply_actions, hand_with_cards
@@ -54,3 +58,8 @@ def test_pots_of_a_new_hand_are_worked_out_again():
     pot_states.pots(first, seats(2))
     other_seats = [Seat(5, "x", 1, None, 100), Seat(6, "y", 2, None, 100)]
     assert pot_states.pots(second, other_seats)[0].eligible_seats == (5, 6)
+
+
+def test_only_bots_whose_strategy_keeps_notes_are_shown_finished_hands():
+    assert Bot("hard", random.Random(1)).learns
+    assert not Bot("easy", random.Random(1)).learns

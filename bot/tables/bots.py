@@ -63,6 +63,11 @@ class Bot:
             return await worker.decide(self.id, self.level, view)
         return self.strategy.decide(view, self.rng)
 
+    @property
+    def learns(self) -> bool:
+        """True when the strategy keeps notes from finished hands (only then is it shown one)."""
+        return hasattr(self.strategy, "hand_finished")
+
     def hand_finished(self, view: PlayerView, worker: BotWorker | None = None) -> None:
         """Let the strategy learn from the finished hand, if it wants to (its copy in
         ``worker`` too, so both decide from the same notes)."""

@@ -573,7 +573,7 @@ class Table:
         await self._next_turn()
         await self._notify(self._notifier.hand_finished(self.state(), outcome))
         for position, seat in enumerate(seats):
-            if seat.bot is not None:
+            if seat.bot is not None and seat.bot.learns:
                 try:
                     seat.bot.hand_finished(hand.view(position), self._bot_worker)
                 except Exception:
