@@ -378,37 +378,6 @@ class Hand:
             may_aggress and opening, may_aggress and not opening, min_to, max_to, stack,
         )
         return self._legal
-        seat = self._to_act
-        if seat is None:
-            raise IllegalActionError(self._why_nobody_acts())
-        stack, bet = self._stacks[seat], self._bets[seat]
-        to_call = self._current_bet - bet
-        all_in_to = bet + stack
-        reopened = (
-            not self._acted[seat] or self._current_bet - self._acted_at[seat] >= self._last_raise
-        )
-        may_aggress = (
-            all_in_to > self._current_bet and reopened and self._others_can_call_more(seat)
-        )
-        opening = self._current_bet == 0
-        if may_aggress:
-            full_to = self.big_blind if opening else self._current_bet + self._last_raise
-            min_to, max_to = min(full_to, all_in_to), all_in_to
-        else:
-            min_to = max_to = 0
-        self._legal = LegalActions(
-            seat=seat,
-            can_fold=True,
-            can_check=to_call == 0,
-            can_call=to_call > 0,
-            call_amount=min(to_call, stack),
-            can_bet=may_aggress and opening,
-            can_raise=may_aggress and not opening,
-            min_to=min_to,
-            max_to=max_to,
-            stack=stack,
-        )
-        return self._legal
 
     def act(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s action; raise ``IllegalActionError`` (changing nothing) if not allowed.
