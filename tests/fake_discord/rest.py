@@ -224,29 +224,32 @@ class RestApi:
             return json_response(self.world.message_json(message))
         return web.Response(status=204)
 
-    def _webhook_message(
-        self, request: web.Request, record: InteractionRecord
-    ) -> StoredMessage | None:
+    def _webhook_message(self, request: web.Request) -> StoredMessage | None:
+        """The interaction message the URL names (``@original`` or a follow-up id), unless it
+        is unknown or deleted."""
+        record = self._webhook_record(request)
+        if record is None:
+            return None
         message_id = request.match_info["message_id"]
         if message_id == "@original":
-            return record.message
-        wanted = int(message_id)
-        return next((message for message in [record.message, *record.followups]
-                     if message is not None and message.id == wanted), None)
+            message = record.message
+        else:
+            wanted = int(message_id)
+            message = next((message for message in [record.message, *record.followups]
+                            if message is not None and message.id == wanted), None)
+        return None if message is None or message.deleted else message
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
-        record = self._webhook_record(request)
-        message = record and self._webhook_message(request, record)
-        if not message or message.deleted:
+        message = self._webhook_message(request)
+        if message is None:
             return error_response(404, 10008, "Unknown Message")
         return json_response(self.world.message_json(message))
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         exchange = request[EXCHANGE]
         exchange.kind = CallKind.RESPONSE_EDIT
-        record = self._webhook_record(request)
-        message = record and self._webhook_message(request, record)
-        if not message or message.deleted:
+        message = self._webhook_message(request)
+        if message is None:
             return error_response(404, 10008, "Unknown Message")
         self.world.edit_message(message, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
@@ -254,9 +257,8 @@ class RestApi:
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
         exchange = request[EXCHANGE]
         exchange.kind = CallKind.RESPONSE_DELETE
-        record = self._webhook_record(request)
-        message = record and self._webhook_message(request, record)
-        if not message or message.deleted:
+        message = self._webhook_message(request)
+        if message is None:
             return error_response(404, 10008, "Unknown Message")
         message.deleted = True
         return web.Response(status=204)
