@@ -97,3 +97,18 @@ def test_stacked_deck_deals_given_cards_first_then_the_rest():
     dealt = deck.deal(52)
     assert dealt[:3] == top
     assert sorted(dealt) == list(range(52))
+
+
+def test_an_unseeded_deck_is_shuffled_by_the_operating_systems_csprng(monkeypatch):
+    used = []
+
+    class RecordingSystemRandom(random.SystemRandom):
+        def shuffle(self, cards):
+            used.append(len(cards))
+            super().shuffle(cards)
+
+    monkeypatch.setattr("engine.cards.secrets.SystemRandom", RecordingSystemRandom)
+    Deck()
+    assert used == [52]
+    Deck(random.Random(1))
+    assert used == [52]  # an injected generator replaces it
