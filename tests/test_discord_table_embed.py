@@ -12,28 +12,21 @@ from bot.tables.notifier import (
 )
 from engine.actions import Street
 from engine.cards import parse_cards
+from tests.table_states import seat_state, table_state
 
 
 def seat(index: int, name: str, user_id: int | None, **changes) -> SeatState:
-    values = dict(seat=index, name=name, user_id=user_id, bot_level=None if user_id else "easy",
-                  stack=1_500, bet=0, in_hand=True, folded=False, all_in=False,
-                  sitting_out=False, leaving=False, is_button=False)
-    values.update(changes)
-    return SeatState(**values)
+    return seat_state(index, name, user_id, **{"stack": 1_500, **changes})
 
 
 def state(**changes) -> TableState:
-    board = tuple(parse_cards("Ah Kd 7c"))
-    values = dict(
-        guild_id=1, channel_id=2, hand_number=4, is_hand_running=True, street=Street.FLOP,
-        board=board, boards=(board,), pots=(PotState(300, (0, 1, 2)),), pot_total=300,
-        seats=(seat(0, "alice", 11, is_button=True), seat(1, "bob", 12, bet=40),
-               seat(2, "Noodle", None, folded=True)),
-        button_seat=0, to_act_seat=0, to_act_deadline=1_800_000_000.4,
-        last_action="bob: bets 40", small_blind=10, big_blind=20, ante=0, max_seats=6,
-    )
-    values.update(changes)
-    return TableState(**values)
+    seats = (seat(0, "alice", 11, is_button=True), seat(1, "bob", 12, bet=40),
+             seat(2, "Noodle", None, folded=True))
+    fields = dict(board="Ah Kd 7c", seats=seats, pots=(PotState(300, (0, 1, 2)),),
+                  hand_number=4, to_act_deadline=1_800_000_000.4, last_action="bob: bets 40",
+                  max_seats=6)
+    fields.update(changes)
+    return table_state(**fields)
 
 
 def embed_text(embed) -> str:

@@ -12,31 +12,22 @@ from PIL import Image
 from bot.render import render_cards, render_table
 from bot.render.card_faces import FACE_COLOUR
 from bot.render.table_image import HEIGHT, TO_ACT, WIDTH, shown_hand_names
-from bot.tables.notifier import PotState, SeatState, TableState
+from bot.tables.notifier import PotState, TableState
 from engine.actions import Street
 from engine.cards import parse_cards
-
-
-def seat(number: int, name: str, stack: int, **changes: object) -> SeatState:
-    fields: dict[str, object] = dict(
-        seat=number, name=name, user_id=100 + number, bot_level=None, stack=stack, bet=0,
-        in_hand=True, folded=False, all_in=False, sitting_out=False, leaving=False,
-        is_button=False)
-    fields.update(changes)
-    return SeatState(**fields)  # type: ignore[arg-type]
+from tests.table_states import seat_state, table_state
 
 
 def table(board: str = "", **changes: object) -> TableState:
-    cards = tuple(parse_cards(board))
+    seats = (seat_state(0, "alice", 100, stack=990, bet=10),
+             seat_state(1, "bob", 101, stack=995, bet=5, is_button=True),
+             seat_state(2, "Easy Bot", None))
     fields: dict[str, object] = dict(
-        guild_id=1, channel_id=2, hand_number=7, is_hand_running=True, street=Street.PREFLOP,
-        board=cards, boards=(cards,), pots=(PotState(30, (0, 1, 2)),), pot_total=30,
-        seats=(seat(0, "alice", 990, bet=10), seat(1, "bob", 995, bet=5, is_button=True),
-               seat(2, "Easy Bot", 1000, user_id=None, bot_level="easy")),
-        button_seat=1, to_act_seat=0, to_act_deadline=None, last_action="bob posts 5",
-        small_blind=5, big_blind=10, ante=0, max_seats=6)
+        board=board, seats=seats, pots=(PotState(30, (0, 1, 2)),), hand_number=7,
+        street=Street.PREFLOP, last_action="bob posts 5", small_blind=5, big_blind=10,
+        max_seats=6)
     fields.update(changes)
-    return TableState(**fields)  # type: ignore[arg-type]
+    return table_state(**fields)
 
 
 def showdown() -> TableState:

@@ -19,7 +19,6 @@ from bot.tables.notifier import (
     PlayerResult,
     PotAward,
     PotState,
-    SeatState,
     ShownHand,
     TableState,
     TurnPrompt,
@@ -39,8 +38,9 @@ from bot.terminal.line_reader import LineReader
 from bot.terminal.menu import MenuError, MenuOption, menu_options, read_amount, read_choice
 from bot.terminal.render import Style, detect_colour, render_outcome, render_table
 from bot.terminal.session import LocalPlayer
-from engine.actions import Action, ActionKind, LegalActions, Street
+from engine.actions import Action, ActionKind, LegalActions
 from engine.cards import parse_cards
+from tests.table_states import seat_state, table_state
 
 PLAIN = Style(colour=False)
 COLOUR = Style(colour=True)
@@ -55,29 +55,16 @@ def legal(**changes: object) -> LegalActions:
     return LegalActions(**values)  # type: ignore[arg-type]
 
 
-def seat(index: int, name: str, user_id: int | None, **changes: object) -> SeatState:
-    values = dict(seat=index, name=name, user_id=user_id,
-                  bot_level=None if user_id is not None else "easy", stack=1000, bet=0,
-                  in_hand=True, folded=False, all_in=False, sitting_out=False, leaving=False,
-                  is_button=False)
-    values.update(changes)
-    return SeatState(**values)  # type: ignore[arg-type]
-
-
 def table(**changes: object) -> TableState:
-    values = dict(
-        guild_id=0, channel_id=0, hand_number=3, is_hand_running=True, street=Street.FLOP,
-        board=tuple(parse_cards("Ah Kd 7c")), boards=(tuple(parse_cards("Ah Kd 7c")),),
-        pots=(PotState(300, (0, 1, 2)), PotState(80, (0, 1))), pot_total=380,
-        seats=(seat(0, "alice", ME, stack=1500, bet=40),
-               seat(1, "Happy Hal", None, bet=40, is_button=True),
-               seat(2, "Pip", None, stack=0, all_in=True, shown_cards=()),
-               seat(3, "Cal", None, folded=True)),
-        button_seat=1, to_act_seat=0, to_act_deadline=None, last_action="Happy Hal: bet 40",
-        small_blind=10, big_blind=20, ante=0, max_seats=9,
-    )
-    values.update(changes)
-    return TableState(**values)  # type: ignore[arg-type]
+    seats = (seat_state(0, "alice", ME, stack=1500, bet=40),
+             seat_state(1, "Happy Hal", None, bet=40, is_button=True),
+             seat_state(2, "Pip", None, stack=0, all_in=True, shown_cards=()),
+             seat_state(3, "Cal", None, folded=True))
+    fields: dict[str, object] = dict(
+        board="Ah Kd 7c", seats=seats, pots=(PotState(300, (0, 1, 2)), PotState(80, (0, 1))),
+        guild_id=0, channel_id=0, hand_number=3, last_action="Happy Hal: bet 40")
+    fields.update(changes)
+    return table_state(**fields)
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -222,7 +209,7 @@ def test_table_names_your_own_last_action_you() -> None:
 
 
 def test_cards_shown_at_showdown_appear_on_their_seat() -> None:
-    shown = table(seats=(seat(0, "alice", ME), seat(1, "Pip", None,
+    shown = table(seats=(seat_state(0, "alice", ME), seat_state(1, "Pip", None,
                                                     shown_cards=tuple(parse_cards("9c 9d")))))
     assert render_table(shown, PLAIN, ME).splitlines()[3].endswith("9c 9d")
 
