@@ -40,9 +40,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.errors import HoldemError, NotEnoughChips
 from bot.ledger import Ledger
 from bot.tables.bot_worker import BotWorker
-from bot.tables.errors import NotEnoughChips, TableError
 from bot.tables.manager import TableManager
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from bot.tables.runtime_tuning import tune_garbage_collector
@@ -227,7 +227,7 @@ class SimulatedPeople:
         async def send() -> None:
             try:
                 await request
-            except TableError as error:
+            except HoldemError as error:
                 self.refusals[type(error).__name__] += 1
 
         task = asyncio.get_running_loop().create_task(send())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.error_handler import InputError
-from bot.tables.errors import IllegalAction, InvalidAmount
+from bot.errors import InputError, InvalidAmount
+from bot.tables.errors import IllegalAction
 from engine.actions import Action, ActionKind, LegalActions
 
 MAX_AMOUNT = 10**12
@@ -45,7 +45,7 @@ def bet_or_raise(legal: LegalActions, amount: int) -> Action:
         raise IllegalAction(f"You cannot {kind} now; you can "
                             f"{'check' if legal.can_check else 'call or fold'}.")
     if not legal.min_to <= amount <= legal.max_to:
-        raise InvalidAmount(str(kind), amount, legal.min_to, legal.max_to)
+        raise InvalidAmount.out_of_range(str(kind), amount, legal.min_to, legal.max_to)
     if amount == legal.max_to:
         return Action(ActionKind.ALL_IN)
     return Action(kind, amount)

@@ -12,24 +12,19 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.errors import HoldemError
 from bot.interaction_reply import reply
-from bot.ledger import LedgerError
-from bot.tables.errors import TableError
 
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
 
 
-class InputError(ValueError):
-    """Something a person typed that the bot cannot use; ``str()`` says what to type."""
-
-
 def user_message(error: BaseException) -> str | None:
     """The sentence to show for an expected error, or ``None`` when ``error`` is a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, TableError | LedgerError | InputError):
+    if isinstance(error, HoldemError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
         needed = ", ".join(name.replace("_", " ").title() for name in error.missing_permissions)

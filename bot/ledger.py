@@ -31,6 +31,15 @@ from typing import Literal, TypeVar
 
 import aiosqlite
 
+from bot.errors import (
+    HandInProgress,
+    HoldemError,
+    InputError,
+    InvalidAmount,
+    NotEnoughChips,
+    NotSeated,
+)
+
 PlayerKey = int | str
 """A seat holder: an ``int`` is a Discord user id (a person), a ``str`` is a bot's name."""
 
@@ -48,16 +57,12 @@ MAX_WRITES_PER_TRANSACTION = 256
 # --------------------------------------------------------------------------- errors
 
 
-class LedgerError(Exception):
+class LedgerError(HoldemError):
     """An operation was refused; ``str(error)`` is a short sentence to show the user."""
 
 
-class InvalidRequest(LedgerError):
+class InvalidRequest(LedgerError, InputError):
     """An argument is malformed (wrong type, unknown option, empty name)."""
-
-
-class InvalidAmount(InvalidRequest):
-    """A chip amount is not a positive whole number."""
 
 
 class UnknownPlayer(LedgerError):
@@ -69,7 +74,7 @@ class UnknownPlayer(LedgerError):
         self.user_id = user_id
 
 
-class InsufficientChips(LedgerError):
+class InsufficientChips(NotEnoughChips, LedgerError):
     """A person asked to move more chips than their balance holds."""
 
     def __init__(self, needed: int, balance: int) -> None:
@@ -84,14 +89,6 @@ class DailyNotReady(LedgerError):
     def __init__(self, seconds_left: float) -> None:
         self.seconds_left = seconds_left
         super().__init__(f"Your next daily bonus is ready in {_duration(seconds_left)}.")
-
-
-class NotSeated(LedgerError):
-    """The player holds no chips at this table."""
-
-
-class HandInProgress(LedgerError):
-    """The chips are in a hand that has not finished; wait for it to end."""
 
 
 class UnknownHand(LedgerError):
@@ -569,7 +566,7 @@ class Ledger:
             except sqlite3.IntegrityError as error:
                 if "hands.table_id" not in str(error):
                     raise
-                raise HandInProgress("A hand is already running at this table.") from None
+                raise HandInProgress("start another") from None
             # Each stack is snapshotted only if the escrow holds exactly that many chips.
             recorded = db.executemany(
                 "INSERT INTO hand_stacks (hand_id, account_id, chips)"
@@ -1000,7 +997,7 @@ def _refuse_if_in_hand(db: sqlite3.Connection, table_id: int, escrow_id: int) ->
         (escrow_id, table_id),
     ).fetchone()
     if row is not None:
-        raise HandInProgress("Your chips are in a hand that is still being played.")
+        raise HandInProgress("move these chips")
 
 
 Holdings = dict[tuple[int, str], tuple[int, int]]

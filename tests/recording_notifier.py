@@ -12,7 +12,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.tables.errors import TableError
+from bot.errors import HoldemError
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from engine.actions import Action
 from engine.cards import Card
@@ -38,7 +38,7 @@ class RecordingNotifier:
     outcomes: list[HandOutcome] = field(default_factory=list)
     messages: list[tuple[int, int, str]] = field(default_factory=list)
     questions: list[tuple[int, tuple[int, ...], float]] = field(default_factory=list)
-    errors: list[TableError] = field(default_factory=list)
+    errors: list[HoldemError] = field(default_factory=list)
     fail_on: set[str] = field(default_factory=set)
     _answering: set[asyncio.Task[None]] = field(default_factory=set)
     _prompt_event: asyncio.Event = field(default_factory=asyncio.Event)
@@ -94,7 +94,7 @@ class RecordingNotifier:
         async def send() -> None:
             try:
                 await request
-            except TableError as error:
+            except HoldemError as error:
                 self.errors.append(error)
 
         task = asyncio.get_running_loop().create_task(send())

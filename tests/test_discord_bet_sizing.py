@@ -3,8 +3,8 @@
 import pytest
 
 from bot.bet_sizing import bet_or_raise, check_amount, parse_amount, quick_amount
-from bot.error_handler import InputError
-from bot.tables.errors import IllegalAction, InvalidAmount
+from bot.errors import InputError, InvalidAmount
+from bot.tables.errors import IllegalAction
 from engine.actions import Action, ActionKind, LegalActions
 
 

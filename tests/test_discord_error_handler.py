@@ -3,7 +3,8 @@
 import discord
 from discord import app_commands
 
-from bot.error_handler import InputError, user_message
+from bot.error_handler import user_message
+from bot.errors import InputError
 from bot.ledger import InsufficientChips
 from bot.tables.errors import NotYourTurn
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.errors import InvalidAmount, NotEnoughChips, NotSeated
 from bot.tables.errors import (
     AlreadySeated,
-    InvalidAmount,
     InvalidSettings,
     NoTableHere,
-    NotEnoughChips,
-    NotSeated,
     TableFull,
     UnknownBot,
     UnknownBotLevel,

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from bot.errors import HandInProgress
 from bot.tables.errors import (
-    HandInProgress,
     IllegalAction,
     NoTableHere,
     NotEnoughPlayers,

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import NotEnoughChips
 from bot.ledger import Ledger
-from bot.tables.errors import IllegalAction, NotEnoughChips
+from bot.tables.errors import IllegalAction
 from bot.tables.notifier import (
     HandOutcome,
     PlayerResult,

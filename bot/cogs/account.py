@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.error_handler import InputError
+from bot.errors import InputError
 from bot.history_privacy import redact_hidden_cards
 from bot.interaction_reply import reply, within_deadline
 from bot.ledger import HandRecord

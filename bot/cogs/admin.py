@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.error_handler import InputError
+from bot.errors import InputError
 from bot.interaction_reply import reply, within_deadline
 from bot.table_embed import TABLE_COLOUR, chips
 from bot.tables.settings import MAX_SEATS, MIN_SEATS, TableSettings

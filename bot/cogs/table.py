@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bet_sizing import check_amount
-from bot.error_handler import InputError
+from bot.errors import InputError
 from bot.interaction_reply import reply, within_deadline
 from bot.table_embed import chips
 from bot.tables.errors import NoTableHere

@@ -1,13 +1,15 @@
 """Mistakes a player can make at a table, each with a short sentence to show them.
 
-Every ``TableError`` is an expected user error: the front end shows ``str(error)`` to that
-person only, and nothing at the table has changed.
+Every ``TableError`` (a ``HoldemError``) is an expected user error: the front end shows
+``str(error)`` to that person only, and nothing at the table has changed.
 """
 
 from __future__ import annotations
 
+from bot.errors import HoldemError
 
-class TableError(Exception):
+
+class TableError(HoldemError):
     """A request the table refused; ``str()`` is a short sentence for the player."""
 
 
@@ -36,12 +38,6 @@ class AlreadySeated(TableError):
         super().__init__("You are already seated at this table.")
 
 
-class NotSeated(TableError):
-    """The person has no seat at this table."""
-
-    def __init__(self) -> None:
-        super().__init__("You are not seated at this table.")
-
 
 class TableFull(TableError):
     """Every seat is taken."""
@@ -62,34 +58,8 @@ class IllegalAction(TableError):
     """The engine refused the action; the message says what is allowed."""
 
 
-class InvalidAmount(TableError):
-    """An amount outside the allowed range."""
-
-    def __init__(self, what: str, amount: object, low: int, high: int) -> None:
-        if low > high:
-            text = f"No {what} is possible right now (you asked for {amount})."
-        else:
-            text = (f"The {what} must be between {low:,} and {high:,} chips "
-                    f"(you asked for {amount}).")
-        super().__init__(text)
-        self.amount = amount
-        self.low = low
-        self.high = high
 
 
-class NotEnoughChips(TableError):
-    """The person's balance cannot pay for the buy-in or top-up (the ledger's sentence)."""
-
-
-class LedgerRefused(TableError):
-    """The chip ledger refused a request; the message is the ledger's own sentence."""
-
-
-class HandInProgress(TableError):
-    """The request must wait until the current hand is over."""
-
-    def __init__(self, what: str = "do that") -> None:
-        super().__init__(f"A hand is being played; you can {what} when it is over.")
 
 
 class NotEnoughPlayers(TableError):

@@ -19,19 +19,15 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from bot.ledger import InsufficientChips, LedgerError
+from bot.errors import HandInProgress, InvalidAmount, NotEnoughChips, NotSeated
+from bot.ledger import LedgerError
 from bot.tables.bot_worker import BotWorker, BotWorkerFailed
 from bot.tables.bots import Bot, check_level
 from bot.tables.errors import (
     AlreadySeated,
-    HandInProgress,
     IllegalAction,
-    InvalidAmount,
-    LedgerRefused,
     NoQuestionPending,
-    NotEnoughChips,
     NotEnoughPlayers,
-    NotSeated,
     NotYourTurn,
     TableClosed,
     TableFull,
@@ -148,11 +144,9 @@ class Table:
             if self._seat_of(user_id) is not None:
                 raise AlreadySeated()
             index = self._free_seat()
-            balance = await self._ledger_call(self._ledger.ensure_player(
-                self.guild_id, user_id, name))
+            balance = await self._ledger.ensure_player(self.guild_id, user_id, name)
             amount = self._buy_in_amount(buy_in, balance)
-            stack = await self._ledger_call(self._ledger.buy_in(
-                self.guild_id, self.channel_id, user_id, amount))
+            stack = await self._ledger.buy_in(self.guild_id, self.channel_id, user_id, amount)
             self._seats[index] = Seat(index, name, user_id, None, stack)
         await self._publish()
         self._wake()
@@ -197,10 +191,9 @@ class Table:
                 raise HandInProgress("top up")
             room = self.settings.max_buy_in - seat.stack
             if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= room:
-                raise InvalidAmount("top-up", amount, 1, room)
+                raise InvalidAmount.out_of_range("top-up", amount, 1, room)
             fund = self._ledger.top_up if seat.stack > 0 else self._ledger.buy_in
-            seat.stack = await self._ledger_call(
-                fund(self.guild_id, self.channel_id, user_id, amount))
+            seat.stack = await fund(self.guild_id, self.channel_id, user_id, amount)
         await self._publish()
         self._wake()
         return seat.stack
@@ -214,14 +207,14 @@ class Table:
             if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= free:
                 if free == 0:
                     raise TableFull(self.settings.max_seats)
-                raise InvalidAmount("number of bots", count, 1, free)
+                raise InvalidAmount.out_of_range("number of bots", count, 1, free)
             names: list[str] = []
             for _ in range(count):
                 name = pick_bot_name(level, [seat.name for seat in self._seats.values()],
                                      self._rng)
                 bot = Bot(level, random.Random(self._rng.getrandbits(64)))
-                stack = await self._ledger_call(self._ledger.buy_in(
-                    self.guild_id, self.channel_id, name, self.settings.default_buy_in))
+                stack = await self._ledger.buy_in(
+                    self.guild_id, self.channel_id, name, self.settings.default_buy_in)
                 index = self._free_seat()
                 self._seats[index] = Seat(index, name, None, bot, stack)
                 names.append(name)
@@ -703,7 +696,7 @@ class Table:
             return min(self.settings.default_buy_in, balance)
         if isinstance(requested, bool) or not isinstance(requested, int) \
                 or not low <= requested <= high:
-            raise InvalidAmount("buy-in", requested, low, high)
+            raise InvalidAmount.out_of_range("buy-in", requested, low, high)
         return requested
 
     def _next_button(self, dealt: list[Seat]) -> int:
@@ -731,15 +724,6 @@ class Table:
         if seat.bot is not None:
             seat.bot.leave(self._bot_worker)
         return amount
-
-    async def _ledger_call(self, call: Awaitable[int]) -> int:
-        """Await a ledger request, turning its refusals into table errors."""
-        try:
-            return await call
-        except InsufficientChips as error:
-            raise NotEnoughChips(str(error)) from None
-        except LedgerError as error:
-            raise LedgerRefused(str(error)) from None
 
     def _check_open(self) -> None:
         if self._closing:

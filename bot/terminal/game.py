@@ -12,8 +12,8 @@ import random
 import sqlite3
 from typing import TextIO
 
+from bot.errors import HoldemError, NotSeated
 from bot.ledger import Ledger
-from bot.tables.errors import NotSeated, TableError
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from bot.terminal.cli import PlayOptions
@@ -91,7 +91,7 @@ async def _seat_and_play(
         reader = LineReader(stdin)
         reader.start()
         stack = await manager.join(GUILD_ID, CHANNEL_ID, LOCAL_USER_ID, name, options.buy_in)
-    except TableError as error:
+    except HoldemError as error:
         notifier.say(f"Cannot sit down: {error}")
         return 1
     notifier.say(f"You sit down with {stack:,} chips. Type the number of your choice; "

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.tables.errors import NotYourTurn, TableError
+from bot.errors import HoldemError
+from bot.tables.errors import NotYourTurn
 from bot.tables.manager import TableManager
 from bot.terminal.console_notifier import (
     ConsoleNotifier,
@@ -123,7 +124,7 @@ class LocalPlayer:
         except NotYourTurn as error:
             self._notifier.say(str(error))
             return True
-        except TableError as error:
+        except HoldemError as error:
             self._notifier.say(str(error))
             return False
         return True
@@ -136,7 +137,7 @@ class LocalPlayer:
             return False
         try:
             await self._manager.answer_run_it_twice(self._channel_id, self._user_id, agree)
-        except TableError as error:
+        except HoldemError as error:
             self._notifier.say(str(error))
         return True
 
@@ -146,7 +147,7 @@ class LocalPlayer:
             return False
         try:
             stack = await self._manager.top_up(self._channel_id, self._user_id, amount)
-        except TableError as error:
+        except HoldemError as error:
             self._notifier.say(str(error))
             return False
         self._notifier.say(f"You buy in again: your stack is {stack:,}.")
