@@ -11,7 +11,7 @@ def __getattr__(name: str) -> Any:
     # The Discord application is imported on demand so that the ledger, the table runtime
     # and the terminal front end can be used without loading discord.py.
     if name == "create_bot":
-        from bot.discord_app import create_bot
+        from bot.discord_ui.app import create_bot
 
         return create_bot
     raise AttributeError(f"module 'bot' has no attribute {name!r}")

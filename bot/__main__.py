@@ -33,7 +33,7 @@ def run_discord_bot() -> int:
         print(MISSING_TOKEN_HELP, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    from bot.discord_app import create_bot
+    from bot.discord_ui.app import create_bot
     from bot.tables.runtime_tuning import tune_garbage_collector
 
     bot = create_bot(settings)

@@ -2,8 +2,9 @@
 
 import pytest
 
-from bot.bet_sizing import bet_or_raise, check_amount, parse_amount, quick_amount
+from bot.amounts import check_amount, parse_amount
 from bot.errors import InputError, InvalidAmount
+from bot.tables.bet_sizing import bet_or_raise, quick_amount
 from bot.tables.errors import IllegalAction
 from engine.actions import Action, ActionKind, LegalActions
 

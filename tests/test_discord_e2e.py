@@ -16,19 +16,19 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import interaction_reply
-from bot.discord_app import BotOptions, HoldemBot, create_bot
-from bot.error_handler import APOLOGY
-from bot.settings import Settings
-from bot.tables.settings import TableSettings
-from bot.views.run_it_twice import YES_ID as RUN_TWICE_ID
-from bot.views.table_controls import (
+from bot.discord_ui import replies as interaction_reply
+from bot.discord_ui.app import BotOptions, HoldemBot, create_bot
+from bot.discord_ui.error_replies import APOLOGY
+from bot.discord_ui.views.run_it_twice import YES_ID as RUN_TWICE_ID
+from bot.discord_ui.views.table_controls import (
     ALL_IN_ID,
     BET_RAISE_ID,
     CHECK_CALL_ID,
     FOLD_ID,
     MY_CARDS_ID,
 )
+from bot.settings import Settings
+from bot.tables.settings import TableSettings
 from engine.cards import Card, card_str, pretty_card
 from tests.fake_discord import (
     CallKind,

@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from bot.edit_coalescer import EditCoalescer
+from bot.discord_ui.edit_coalescer import EditCoalescer
 
 
 class Recorder:

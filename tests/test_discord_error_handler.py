@@ -3,7 +3,7 @@
 import discord
 from discord import app_commands
 
-from bot.error_handler import user_message
+from bot.discord_ui.error_replies import user_message
 from bot.errors import InputError
 from bot.ledger import InsufficientChips
 from bot.tables.errors import NotYourTurn

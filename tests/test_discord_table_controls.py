@@ -1,7 +1,6 @@
 """The buttons under the table: stable ids, and only legal actions enabled, with amounts."""
 
-from bot.tables.notifier import TurnPrompt
-from bot.views.table_controls import (
+from bot.discord_ui.views.table_controls import (
     ALL_IN_ID,
     BET_RAISE_ID,
     CHECK_CALL_ID,
@@ -12,6 +11,7 @@ from bot.views.table_controls import (
     POT_ID,
     TableControls,
 )
+from bot.tables.notifier import TurnPrompt
 from engine.actions import LegalActions
 from tests.test_discord_table_embed import state
 

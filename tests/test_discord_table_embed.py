@@ -1,6 +1,6 @@
 """The live table embed shows public facts only: board, pots, seats, turn, last result."""
 
-from bot.table_embed import hole_cards_text, outcome_text, pot_text, seat_line, table_embed
+from bot.discord_ui.embeds import hole_cards_text, outcome_text, pot_text, seat_line, table_embed
 from bot.tables.notifier import (
     HandOutcome,
     PlayerResult,

@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.live_table import LiveTableMessage, TableRenderer, TableSnapshot
-from bot.table_embed import hole_cards_text
+from bot.discord_ui.embeds import hole_cards_text
+from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
+from bot.discord_ui.views.run_it_twice import RunItTwiceButtons
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
-from bot.views.run_it_twice import RunItTwiceButtons
 from engine.cards import Card
 
 log = logging.getLogger(__name__)

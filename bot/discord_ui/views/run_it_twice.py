@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.error_handler import report_error
-from bot.interaction_reply import reply
-from bot.views.table_controls import holdem_bot
+from bot.discord_ui.error_replies import report_error
+from bot.discord_ui.replies import reply
+from bot.discord_ui.views.table_controls import holdem_bot
 
 YES_ID = "holdem:run_twice:yes"
 NO_ID = "holdem:run_twice:no"

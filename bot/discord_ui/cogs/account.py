@@ -10,15 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_ui.embeds import TABLE_COLOUR, chips
+from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
 from bot.history_privacy import redact_hidden_cards
-from bot.interaction_reply import reply, within_deadline
 from bot.ledger import HandRecord
-from bot.table_embed import TABLE_COLOUR, chips
 from bot.tables.notifier import SeatState
 
 if TYPE_CHECKING:
-    from bot.discord_app import HoldemBot
+    from bot.discord_ui.app import HoldemBot
 
 LEADERBOARD_PAGE_SIZE = 10
 LEADERBOARD_VALUES = {"balance": "chips", "net": "net winnings", "hands_won": "hands won"}

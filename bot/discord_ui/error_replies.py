@@ -12,8 +12,8 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.discord_ui.replies import reply
 from bot.errors import HoldemError
-from bot.interaction_reply import reply
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.edit_coalescer import EditCoalescer
-from bot.table_embed import TABLE_IMAGE_NAME, table_embed
+from bot.discord_ui.edit_coalescer import EditCoalescer
+from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
+from bot.discord_ui.views.table_controls import TableControls
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
-from bot.views.table_controls import TableControls
 
 log = logging.getLogger(__name__)
 

@@ -8,13 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_ui.embeds import TABLE_COLOUR, chips
+from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
-from bot.interaction_reply import reply, within_deadline
-from bot.table_embed import TABLE_COLOUR, chips
 from bot.tables.settings import MAX_SEATS, MIN_SEATS, TableSettings
 
 if TYPE_CHECKING:
-    from bot.discord_app import HoldemBot
+    from bot.discord_ui.app import HoldemBot
 
 BLIND = app_commands.Range[int, 1, 10**9]
 BIG_BLINDS = app_commands.Range[int, 1, 10_000]

@@ -8,16 +8,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.bet_sizing import check_amount
+from bot.amounts import check_amount
+from bot.discord_ui.embeds import chips
+from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.views.table_controls import show_my_cards
 from bot.errors import InputError
-from bot.interaction_reply import reply, within_deadline
-from bot.table_embed import chips
 from bot.tables.errors import NoTableHere
-from bot.views.table_controls import show_my_cards
 from engine.strategies import LEVELS
 
 if TYPE_CHECKING:
-    from bot.discord_app import HoldemBot
+    from bot.discord_ui.app import HoldemBot
 
 MAX_BOTS_PER_COMMAND = 8
 AMOUNT = app_commands.Range[int, 1, 10**12]

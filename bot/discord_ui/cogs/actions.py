@@ -8,12 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.bet_sizing import bet_or_raise, check_amount
-from bot.views.table_controls import act, current_turn
+from bot.amounts import check_amount
+from bot.discord_ui.views.table_controls import act, current_turn
+from bot.tables.bet_sizing import bet_or_raise
 from engine.actions import Action, ActionKind
 
 if TYPE_CHECKING:
-    from bot.discord_app import HoldemBot
+    from bot.discord_ui.app import HoldemBot
 
 AMOUNT = app_commands.Range[int, 1, 10**12]
 

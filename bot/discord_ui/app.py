@@ -15,26 +15,26 @@ from dataclasses import dataclass
 import discord
 from discord.ext import commands
 
-from bot.discord_notifier import CardsRenderer, DiscordNotifier
-from bot.error_handler import on_tree_error
+from bot.discord_ui.error_replies import on_tree_error
+from bot.discord_ui.live_table import TableRenderer
+from bot.discord_ui.notifier import CardsRenderer, DiscordNotifier
+from bot.discord_ui.views.run_it_twice import RunItTwiceButtons
+from bot.discord_ui.views.table_controls import TableControls
 from bot.ledger import Ledger
-from bot.live_table import TableRenderer
 from bot.render import render_cards, render_table
 from bot.settings import Settings
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
-from bot.views.run_it_twice import RunItTwiceButtons
-from bot.views.table_controls import TableControls
 
 log = logging.getLogger(__name__)
 
 COGS = (
-    "bot.cogs.table",
-    "bot.cogs.actions",
-    "bot.cogs.account",
-    "bot.cogs.admin",
-    "bot.cogs.help",
+    "bot.discord_ui.cogs.table",
+    "bot.discord_ui.cogs.actions",
+    "bot.discord_ui.cogs.account",
+    "bot.discord_ui.cogs.admin",
+    "bot.discord_ui.cogs.help",
 )
 
 

@@ -12,16 +12,17 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
-from bot.bet_sizing import bet_or_raise, parse_amount, quick_amount
-from bot.error_handler import report_error
-from bot.interaction_reply import reply, within_deadline
-from bot.table_embed import chips, hole_cards_text
+from bot.amounts import parse_amount
+from bot.discord_ui.embeds import chips, hole_cards_text
+from bot.discord_ui.error_replies import report_error
+from bot.discord_ui.replies import reply, within_deadline
+from bot.tables.bet_sizing import bet_or_raise, quick_amount
 from bot.tables.errors import NotYourTurn
 from bot.tables.notifier import TableState, TurnPrompt
 from engine.actions import Action, ActionKind
 
 if TYPE_CHECKING:
-    from bot.discord_app import HoldemBot
+    from bot.discord_ui.app import HoldemBot
 
 FOLD_ID = "holdem:fold"
 CHECK_CALL_ID = "holdem:check_call"

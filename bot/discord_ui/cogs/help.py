@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interaction_reply import reply
-from bot.table_embed import TABLE_COLOUR
+from bot.discord_ui.embeds import TABLE_COLOUR
+from bot.discord_ui.replies import reply
 
 if TYPE_CHECKING:
-    from bot.discord_app import HoldemBot
+    from bot.discord_ui.app import HoldemBot
 
 INTRODUCTION = (
     "No-Limit Texas Hold'em in this channel. /join to sit down, /addbot for opponents, "
