@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import discord
 from discord.ext import commands
 
-from bot.discord_ui.error_replies import on_tree_error
 from bot.discord_ui.live_table import TableRenderer
 from bot.discord_ui.notifier import CardsRenderer, DiscordNotifier
+from bot.discord_ui.tree import HoldemCommandTree
 from bot.discord_ui.views.run_it_twice import RunItTwiceButtons
 from bot.discord_ui.views.table_controls import TableControls
 from bot.ledger import Ledger
@@ -72,6 +72,7 @@ class HoldemBot(commands.Bot):
             help_command=None,
             guild_ready_timeout=options.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=HoldemCommandTree,
         )
         self.settings = settings
         self.options = options
@@ -89,7 +90,6 @@ class HoldemBot(commands.Bot):
             bot_worker=BotWorker() if self.options.bots_in_worker_process else None,
         )
         await self.tables.start()
-        self.tree.on_error = on_tree_error
         for extension in COGS:
             await self.load_extension(extension)
         self.add_view(TableControls())

@@ -40,7 +40,9 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+async def report_error(
+    interaction: discord.Interaction[discord.Client], error: BaseException
+) -> None:
     """Tell the person about ``error`` ephemerally; log it first when it is a bug."""
     message = user_message(error)
     if message is None:
@@ -55,10 +57,3 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply(interaction, message, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message to user %s", interaction.user.id)
-
-
-async def on_tree_error(
-    interaction: discord.Interaction, error: app_commands.AppCommandError
-) -> None:
-    """The command tree's error handler (installed by the application at start-up)."""
-    await report_error(interaction, error)

@@ -92,9 +92,9 @@ class DiscordNotifier:
 
     async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
         image = await self.cards_image(cards)
-        extra = {"file": image} if image is not None else {}
         await self._direct_message(
-            user_id, hole_cards_text(state, cards), notice=DMS_CLOSED_NOTICE, once=True, **extra
+            user_id, hole_cards_text(state, cards), notice=DMS_CLOSED_NOTICE, once=True,
+            file=image,
         )
 
     async def tell(self, channel_id: int, user_id: int, message: str) -> None:
@@ -186,13 +186,14 @@ class DiscordNotifier:
         self._live_table(channel_id).show(self._snapshot(state), keep=keep)
 
     async def _direct_message(
-        self, user_id: int, text: str, *, notice: str, once: bool = False, **extra: discord.File
+        self, user_id: int, text: str, *, notice: str, once: bool = False,
+        file: discord.File | None = None,
     ) -> None:
         """DM ``text``; if the person's DMs are closed, leave ``notice`` for their next
         interaction instead (with ``once``, only the first time for that person)."""
         try:
             channel = await self._client.create_dm(discord.Object(user_id))
-            await channel.send(text, **extra)
+            await channel.send(text, files=[] if file is None else [file])
         except discord.Forbidden as error:
             if error.code != CANNOT_SEND_TO_USER:
                 raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 
@@ -21,7 +21,7 @@ _THINKING_REPLACED = "holdem.thinking_replaced"
 
 
 async def within_deadline(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[discord.Client],
     work: Awaitable[T],
     *,
     ephemeral: bool = True,
@@ -37,25 +37,30 @@ async def within_deadline(
 
 
 async def reply(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[discord.Client],
     content: str | None = None,
     *,
     ephemeral: bool = True,
-    **kwargs: Any,
+    embed: discord.Embed | None = None,
+    file: discord.File | None = None,
 ) -> None:
-    """Send ``content`` (and ``embed``/``file``/``view`` in ``kwargs``) as the response.
+    """Send ``content`` (with an optional ``embed`` and ``file``) as the response.
 
     After a "thinking" deferral the answer replaces the thinking message (its visibility
     was chosen when deferring); after any other acknowledgement it is a follow-up.
     """
+    embeds = [] if embed is None else [embed]
+    files = [] if file is None else [file]
     response = interaction.response
     if not response.is_done():
-        await response.send_message(content, ephemeral=ephemeral, **kwargs)
+        await response.send_message(content, ephemeral=ephemeral, embeds=embeds, files=files)
     elif (response.type is discord.InteractionResponseType.deferred_channel_message
           and not interaction.extras.get(_THINKING_REPLACED)):
         interaction.extras[_THINKING_REPLACED] = True
-        if "file" in kwargs:
-            kwargs["attachments"] = [kwargs.pop("file")]
-        await interaction.edit_original_response(content=content, **kwargs)
+        await interaction.edit_original_response(content=content, embeds=embeds,
+                                                 attachments=files)
     else:
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+        await interaction.followup.send(
+            discord.utils.MISSING if content is None else content,
+            ephemeral=ephemeral, embeds=embeds, files=files,
+        )

@@ -32,7 +32,7 @@ class AccountCog(commands.Cog, name="Account"):
 
     @app_commands.command(description="Your chips in this server.")
     @app_commands.guild_only()
-    async def balance(self, interaction: discord.Interaction) -> None:
+    async def balance(self, interaction: discord.Interaction[HoldemBot]) -> None:
         user = interaction.user
         balance = await within_deadline(interaction, self.bot.ledger.ensure_player(
             interaction.guild_id or 0, user.id, user.display_name))
@@ -44,7 +44,7 @@ class AccountCog(commands.Cog, name="Account"):
 
     @app_commands.command(description="Claim your daily chip bonus.")
     @app_commands.guild_only()
-    async def daily(self, interaction: discord.Interaction) -> None:
+    async def daily(self, interaction: discord.Interaction[HoldemBot]) -> None:
         user, guild_id = interaction.user, interaction.guild_id or 0
 
         async def claim() -> int:
@@ -59,7 +59,7 @@ class AccountCog(commands.Cog, name="Account"):
     @app_commands.describe(player="Whose record (default: yours)")
     @app_commands.guild_only()
     async def stats(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self, interaction: discord.Interaction[HoldemBot], player: discord.User | None = None
     ) -> None:
         who = player or interaction.user
         record = await within_deadline(
@@ -88,7 +88,7 @@ class AccountCog(commands.Cog, name="Account"):
     @app_commands.guild_only()
     async def leaderboard(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[HoldemBot],
         scope: Literal["server", "global"] = "server",
         by: Literal["balance", "net", "hands_won"] = "balance",
         page: app_commands.Range[int, 1, 10_000] = 1,
@@ -113,7 +113,11 @@ class AccountCog(commands.Cog, name="Account"):
                                       "folded or mucked cards left out).")
     @app_commands.describe(hand="The hand's id (default: your latest hand)")
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction, hand: int | None = None) -> None:
+    async def history(
+        self,
+        interaction: discord.Interaction[HoldemBot],
+        hand: int | None = None,
+    ) -> None:
         guild_id, user_id = interaction.guild_id or 0, interaction.user.id
 
         async def find() -> HandRecord:
@@ -136,7 +140,7 @@ class AccountCog(commands.Cog, name="Account"):
 
     @history.autocomplete("hand")
     async def recent_hand_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[HoldemBot], current: str
     ) -> list[app_commands.Choice[int]]:
         recent = await self.bot.ledger.recent_hands(
             interaction.guild_id or 0, interaction.user.id, limit=25)
@@ -148,7 +152,7 @@ class AccountCog(commands.Cog, name="Account"):
                 choices.append(app_commands.Choice(name=label, value=summary.hand_id))
         return choices
 
-    def _seat_here(self, interaction: discord.Interaction) -> SeatState | None:
+    def _seat_here(self, interaction: discord.Interaction[HoldemBot]) -> SeatState | None:
         state = self.bot.tables.state(interaction.channel_id or 0)
         return state.seat_of(interaction.user.id) if state is not None else None
 

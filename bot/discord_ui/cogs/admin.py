@@ -47,7 +47,7 @@ class AdminCog(commands.Cog, name="Admin"):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[HoldemBot],
         small_blind: BLIND | None = None,
         big_blind: BLIND | None = None,
         min_buy_in: BIG_BLINDS | None = None,
@@ -88,7 +88,7 @@ class AdminCog(commands.Cog, name="Admin"):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def grant(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[HoldemBot],
         player: discord.User,
         amount: GRANT,
         note: NOTE | None = None,

@@ -28,7 +28,7 @@ class HelpCog(commands.Cog, name="Help"):
         self.bot = bot
 
     @app_commands.command(description="How to play, and every command.")
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: discord.Interaction[HoldemBot]) -> None:
         await reply(interaction, embed=help_embed(self.bot))
 
 

@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.amounts import check_amount
 from bot.discord_ui.embeds import chips
+from bot.discord_ui.player_actions import show_my_cards
 from bot.discord_ui.replies import reply, within_deadline
-from bot.discord_ui.views.table_controls import show_my_cards
 from bot.errors import InputError
 from bot.tables.errors import NoTableHere
 from engine.strategies import LEVELS
@@ -32,7 +32,11 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.command(description="Sit down at this channel's table (opens one if needed).")
     @app_commands.describe(buy_in="Chips to bring from your balance (default: the table's)")
     @app_commands.guild_only()
-    async def join(self, interaction: discord.Interaction, buy_in: AMOUNT | None = None) -> None:
+    async def join(
+        self,
+        interaction: discord.Interaction[HoldemBot],
+        buy_in: AMOUNT | None = None,
+    ) -> None:
         guild_id, channel_id, user = _where(interaction)
         if buy_in is not None:
             check_amount(buy_in)
@@ -48,7 +52,7 @@ class TableCog(commands.Cog, name="Table"):
 
     @app_commands.command(description="Leave the table; your stack goes back to your balance.")
     @app_commands.guild_only()
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, user = _where(interaction)
         cashed = await within_deadline(interaction, self.bot.tables.leave(channel_id, user.id))
         if cashed is None:
@@ -60,21 +64,21 @@ class TableCog(commands.Cog, name="Table"):
 
     @app_commands.command(description="Deal the next hand now.")
     @app_commands.guild_only()
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def start(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, _ = _where(interaction)
         await within_deadline(interaction, self.bot.tables.start_hand(channel_id))
         await reply(interaction, "Dealing. Your cards come by DM (or press My cards).")
 
     @app_commands.command(description="Keep your seat but skip the coming hands.")
     @app_commands.guild_only()
-    async def sitout(self, interaction: discord.Interaction) -> None:
+    async def sitout(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, user = _where(interaction)
         await self.bot.tables.sit_out(channel_id, user.id)
         await reply(interaction, "You are sitting out from the next hand. /sitin to play again.")
 
     @app_commands.command(description="Play again from the next hand.")
     @app_commands.guild_only()
-    async def sitin(self, interaction: discord.Interaction) -> None:
+    async def sitin(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, user = _where(interaction)
         await self.bot.tables.sit_in(channel_id, user.id)
         await reply(interaction, "You are back in from the next hand.")
@@ -82,7 +86,7 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.command(description="Add chips from your balance to your stack.")
     @app_commands.describe(amount="Chips to add (up to the table's maximum buy-in)")
     @app_commands.guild_only()
-    async def topup(self, interaction: discord.Interaction, amount: AMOUNT) -> None:
+    async def topup(self, interaction: discord.Interaction[HoldemBot], amount: AMOUNT) -> None:
         _, channel_id, user = _where(interaction)
         check_amount(amount)
         stack = await within_deadline(
@@ -92,12 +96,12 @@ class TableCog(commands.Cog, name="Table"):
 
     @app_commands.command(description="See your hole cards again (only you see them).")
     @app_commands.guild_only()
-    async def cards(self, interaction: discord.Interaction) -> None:
+    async def cards(self, interaction: discord.Interaction[HoldemBot]) -> None:
         await show_my_cards(interaction)
 
     @app_commands.command(name="table", description="Post the table again at the bottom.")
     @app_commands.guild_only()
-    async def show_table(self, interaction: discord.Interaction) -> None:
+    async def show_table(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, _ = _where(interaction)
         state = self.bot.tables.state(channel_id)
         if state is None:
@@ -112,7 +116,7 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.guild_only()
     async def addbot(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[HoldemBot],
         level: str = "medium",
         count: app_commands.Range[int, 1, MAX_BOTS_PER_COMMAND] = 1,
     ) -> None:
@@ -127,7 +131,11 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.command(description="Remove a bot from the table.")
     @app_commands.describe(name="Which bot (default: the last one seated)")
     @app_commands.guild_only()
-    async def removebot(self, interaction: discord.Interaction, name: str | None = None) -> None:
+    async def removebot(
+        self,
+        interaction: discord.Interaction[HoldemBot],
+        name: str | None = None,
+    ) -> None:
         _, channel_id, _ = _where(interaction)
         removed = await within_deadline(
             interaction, self.bot.tables.remove_bot(channel_id, name)
@@ -137,7 +145,7 @@ class TableCog(commands.Cog, name="Table"):
 
     @removebot.autocomplete("name")
     async def bot_names(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[HoldemBot], current: str
     ) -> list[app_commands.Choice[str]]:
         state = self.bot.tables.state(interaction.channel_id or 0)
         if state is None:
@@ -151,7 +159,7 @@ class TableCog(commands.Cog, name="Table"):
             await self.bot.notifier.table_closed(channel_id)
 
 
-def _where(interaction: discord.Interaction) -> tuple[int, int, discord.abc.User]:
+def _where(interaction: discord.Interaction[HoldemBot]) -> tuple[int, int, discord.abc.User]:
     """The server, channel and person of a table command (the commands are server-only)."""
     return interaction.guild_id or 0, interaction.channel_id or 0, interaction.user
 

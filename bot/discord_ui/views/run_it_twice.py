@@ -6,7 +6,7 @@ import discord
 
 from bot.discord_ui.error_replies import report_error
 from bot.discord_ui.replies import reply
-from bot.discord_ui.views.table_controls import holdem_bot
+from bot.discord_ui.services import table_services
 
 YES_ID = "holdem:run_twice:yes"
 NO_ID = "holdem:run_twice:no"
@@ -19,20 +19,37 @@ class RunItTwiceButtons(discord.ui.View):
         super().__init__(timeout=None)
 
     async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
+        self,
+        interaction: discord.Interaction[discord.Client],
+        error: Exception,
+        item: discord.ui.Item[RunItTwiceButtons],
+        /,
     ) -> None:
         await report_error(interaction, error)
 
     @discord.ui.button(label="Run it twice", style=discord.ButtonStyle.success, custom_id=YES_ID)
-    async def agree(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def agree(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[RunItTwiceButtons],
+    ) -> None:
         await self._answer(interaction, agree=True)
 
     @discord.ui.button(label="Run it once", style=discord.ButtonStyle.secondary, custom_id=NO_ID)
-    async def refuse(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def refuse(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[RunItTwiceButtons],
+    ) -> None:
         await self._answer(interaction, agree=False)
 
-    async def _answer(self, interaction: discord.Interaction, *, agree: bool) -> None:
-        bot = holdem_bot(interaction)
+    async def _answer(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        *,
+        agree: bool,
+    ) -> None:
+        bot = table_services(interaction)
         await bot.tables.answer_run_it_twice(interaction.channel_id or 0, interaction.user.id,
                                              agree)
         await reply(interaction, "You chose to run it twice." if agree

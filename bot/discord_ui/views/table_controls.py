@@ -8,21 +8,16 @@ but the player to act gets an ephemeral "not your turn" (only My cards is for ev
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 import discord
 
 from bot.amounts import parse_amount
-from bot.discord_ui.embeds import chips, hole_cards_text
+from bot.discord_ui.embeds import chips
 from bot.discord_ui.error_replies import report_error
-from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.player_actions import act, current_turn, show_my_cards
+from bot.discord_ui.services import table_services
 from bot.tables.bet_sizing import bet_or_raise, quick_amount
-from bot.tables.errors import NotYourTurn
 from bot.tables.notifier import TableState, TurnPrompt
 from engine.actions import Action, ActionKind
-
-if TYPE_CHECKING:
-    from bot.discord_ui.app import HoldemBot
 
 FOLD_ID = "holdem:fold"
 CHECK_CALL_ID = "holdem:check_call"
@@ -32,65 +27,6 @@ MIN_ID = "holdem:quick:min"
 HALF_POT_ID = "holdem:quick:half_pot"
 POT_ID = "holdem:quick:pot"
 MY_CARDS_ID = "holdem:my_cards"
-
-
-def holdem_bot(interaction: discord.Interaction) -> HoldemBot:
-    """The application behind an interaction, with its tables, ledger and notifier."""
-    return cast("HoldemBot", interaction.client)
-
-
-def current_turn(interaction: discord.Interaction) -> tuple[TableState, TurnPrompt]:
-    """The table state and the turn prompt of the person behind ``interaction``; raises
-    ``NotYourTurn`` when they are not the player to act in this channel."""
-    bot = holdem_bot(interaction)
-    channel_id = interaction.channel_id or 0
-    turn = bot.notifier.turn(channel_id)
-    state = bot.tables.state(channel_id)
-    if turn is None or state is None or turn[0] != interaction.user.id:
-        raise NotYourTurn()
-    return state, turn[1]
-
-
-async def act(interaction: discord.Interaction, action: Action, *, confirm: bool) -> None:
-    """Take ``action`` for the person behind ``interaction`` through the table runtime.
-
-    Buttons and the amount modal are acknowledged silently (the table message shows the
-    action); slash commands get a short ephemeral confirmation (``confirm``). Private notes
-    waiting for the person ride along in the same answer.
-    """
-    bot = holdem_bot(interaction)
-    channel_id = interaction.channel_id or 0
-    await within_deadline(interaction, bot.tables.act(channel_id, interaction.user.id, action))
-    lines = [f"You {describe(action)}."] if confirm else []
-    lines += bot.notifier.take_notices(interaction.user.id)
-    if lines:
-        await reply(interaction, "\n".join(lines))
-    elif not interaction.response.is_done():
-        await interaction.response.defer()
-
-
-def describe(action: Action) -> str:
-    """An action in the second person: ``"raise to 120"``, ``"go all-in"``."""
-    if action.kind is ActionKind.ALL_IN:
-        return "go all-in"
-    if action.kind in (ActionKind.BET, ActionKind.RAISE):
-        return f"{action.kind} to {chips(action.amount)}"
-    return str(action.kind)
-
-
-async def show_my_cards(interaction: discord.Interaction) -> None:
-    """Answer ephemerally with the person's hole cards in this channel's hand."""
-    bot = holdem_bot(interaction)
-    channel_id = interaction.channel_id or 0
-    state = bot.tables.state(channel_id)
-    cards = bot.tables.hole_cards(channel_id, interaction.user.id)
-    if state is None or not cards:
-        await reply(interaction, "You have no cards in a hand at this table right now.")
-        return
-    image = await bot.notifier.cards_image(cards)
-    extra = {"file": image} if image is not None else {}
-    lines = [hole_cards_text(state, cards), *bot.notifier.take_notices(interaction.user.id)]
-    await reply(interaction, "\n".join(lines), **extra)
 
 
 class AmountModal(discord.ui.Modal):
@@ -111,12 +47,16 @@ class AmountModal(discord.ui.Modal):
         )
         self.add_item(self.amount)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def on_submit(self, interaction: discord.Interaction[discord.Client]) -> None:
         amount = parse_amount(self.amount.value)
         _, prompt = current_turn(interaction)
         await act(interaction, bet_or_raise(prompt.legal, amount), confirm=False)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    # discord.py's Modal.on_error drops BaseView.on_error's item argument; mypy holds every
+    # override of it to BaseView's signature, so the library's own signature needs the ignore.
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[discord.Client], error: Exception, /
+    ) -> None:
         await report_error(interaction, error)
 
 
@@ -143,35 +83,49 @@ class TableControls(discord.ui.View):
                  (self.pot, "pot", "Pot"))
         for button, size, name in quick:
             button.disabled = legal is None or not legal.can_bet_or_raise
-            if legal is not None and state is not None and legal.can_bet_or_raise:
-                to = quick_amount(legal, size, prompt.pot_total, _current_bet(state))
+            if prompt is not None and state is not None and prompt.legal.can_bet_or_raise:
+                to = quick_amount(prompt.legal, size, prompt.pot_total, _current_bet(state))
                 button.label = f"{name} ({chips(to)})"
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        holdem_bot(interaction).notifier.adopt_table_message(interaction.message)
-        if (interaction.data or {}).get("custom_id") != MY_CARDS_ID:
-            current_turn(interaction)
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
+        table_services(interaction).notifier.adopt_table_message(interaction.message)
         return True
 
     async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item
+        self,
+        interaction: discord.Interaction[discord.Client],
+        error: Exception,
+        item: discord.ui.Item[TableControls],
+        /,
     ) -> None:
         await report_error(interaction, error)
 
     @discord.ui.button(label="Fold", style=discord.ButtonStyle.danger, custom_id=FOLD_ID, row=0)
-    async def fold(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def fold(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         await act(interaction, Action(ActionKind.FOLD), confirm=False)
 
     @discord.ui.button(label="Check", style=discord.ButtonStyle.secondary,
                        custom_id=CHECK_CALL_ID, row=0)
-    async def check_call(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def check_call(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         _, prompt = current_turn(interaction)
         kind = ActionKind.CHECK if prompt.legal.can_check else ActionKind.CALL
         await act(interaction, Action(kind), confirm=False)
 
     @discord.ui.button(label="Bet…", style=discord.ButtonStyle.primary,
                        custom_id=BET_RAISE_ID, row=0)
-    async def bet_raise(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def bet_raise(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         _, prompt = current_turn(interaction)
         channel_id = interaction.channel_id or 0
         await interaction.response.send_modal(
@@ -180,28 +134,48 @@ class TableControls(discord.ui.View):
 
     @discord.ui.button(label="All-in", style=discord.ButtonStyle.danger,
                        custom_id=ALL_IN_ID, row=0)
-    async def all_in(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def all_in(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         await act(interaction, Action(ActionKind.ALL_IN), confirm=False)
 
     @discord.ui.button(label="Min", style=discord.ButtonStyle.secondary, custom_id=MIN_ID, row=1)
-    async def min_bet(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def min_bet(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         await self._quick(interaction, "min")
 
     @discord.ui.button(label="½ pot", style=discord.ButtonStyle.secondary,
                        custom_id=HALF_POT_ID, row=1)
-    async def half_pot(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def half_pot(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         await self._quick(interaction, "half_pot")
 
     @discord.ui.button(label="Pot", style=discord.ButtonStyle.secondary, custom_id=POT_ID, row=1)
-    async def pot(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def pot(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         await self._quick(interaction, "pot")
 
     @discord.ui.button(label="My cards", style=discord.ButtonStyle.success,
                        custom_id=MY_CARDS_ID, row=1)
-    async def my_cards(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def my_cards(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        _button: discord.ui.Button[TableControls],
+    ) -> None:
         await show_my_cards(interaction)
 
-    async def _quick(self, interaction: discord.Interaction, size: str) -> None:
+    async def _quick(self, interaction: discord.Interaction[discord.Client], size: str) -> None:
         state, prompt = current_turn(interaction)
         amount = quick_amount(prompt.legal, size, prompt.pot_total, _current_bet(state))
         await act(interaction, bet_or_raise(prompt.legal, amount), confirm=False)

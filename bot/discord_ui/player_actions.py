@@ -1,0 +1,74 @@
+"""Acting for the person behind an interaction: shared by the slash commands and the buttons.
+
+A command and a button for the same action must behave the same; both come through here to
+the table runtime, so the checks (is it this person's turn?) and the answers (a short
+confirmation for a command, a silent acknowledgement for a click) are written once.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord_ui.embeds import chips, hole_cards_text
+from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.services import table_services
+from bot.tables.errors import NotYourTurn
+from bot.tables.notifier import TableState, TurnPrompt
+from engine.actions import Action, ActionKind
+
+
+def current_turn(
+    interaction: discord.Interaction[discord.Client],
+) -> tuple[TableState, TurnPrompt]:
+    """The table state and the turn prompt of the person behind ``interaction``; raises
+    ``NotYourTurn`` when they are not the player to act in this channel."""
+    bot = table_services(interaction)
+    channel_id = interaction.channel_id or 0
+    turn = bot.notifier.turn(channel_id)
+    state = bot.tables.state(channel_id)
+    if turn is None or state is None or turn[0] != interaction.user.id:
+        raise NotYourTurn()
+    return state, turn[1]
+
+
+async def act(interaction: discord.Interaction[discord.Client], action: Action, *,
+              confirm: bool) -> None:
+    """Take ``action`` for the person behind ``interaction`` through the table runtime.
+
+    Buttons and the amount modal are acknowledged silently (the table message shows the
+    action); slash commands get a short ephemeral confirmation (``confirm``). Private notes
+    waiting for the person ride along in the same answer. Raises the runtime's refusals
+    (``NotYourTurn``, ``IllegalAction``) for the error handler to show.
+    """
+    bot = table_services(interaction)
+    channel_id = interaction.channel_id or 0
+    await within_deadline(interaction, bot.tables.act(channel_id, interaction.user.id, action))
+    lines = [f"You {describe(action)}."] if confirm else []
+    lines += bot.notifier.take_notices(interaction.user.id)
+    if lines:
+        await reply(interaction, "\n".join(lines))
+    elif not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+def describe(action: Action) -> str:
+    """An action in the second person: ``"raise to 120"``, ``"go all-in"``."""
+    if action.kind is ActionKind.ALL_IN:
+        return "go all-in"
+    if action.kind in (ActionKind.BET, ActionKind.RAISE):
+        return f"{action.kind} to {chips(action.amount)}"
+    return str(action.kind)
+
+
+async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> None:
+    """Answer ephemerally with the person's hole cards in this channel's hand."""
+    bot = table_services(interaction)
+    channel_id = interaction.channel_id or 0
+    state = bot.tables.state(channel_id)
+    cards = bot.tables.hole_cards(channel_id, interaction.user.id)
+    if state is None or not cards:
+        await reply(interaction, "You have no cards in a hand at this table right now.")
+        return
+    image = await bot.notifier.cards_image(cards)
+    lines = [hole_cards_text(state, cards), *bot.notifier.take_notices(interaction.user.id)]
+    await reply(interaction, "\n".join(lines), file=image)
