@@ -42,10 +42,10 @@ from typing import Any
 
 from bot.errors import HoldemError, NotEnoughChips
 from bot.ledger import Ledger
+from bot.process import tune_garbage_collector
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
-from bot.tables.runtime_tuning import tune_garbage_collector
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
 from engine.cards import Card

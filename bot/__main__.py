@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.logging_setup import configure_logging
+from bot.process import configure_logging
 from bot.settings import MISSING_TOKEN_HELP, Settings, SettingsError
 
 
@@ -34,7 +34,7 @@ def run_discord_bot() -> int:
         return 2
     configure_logging(settings.log_level)
     from bot.discord_ui.app import create_bot
-    from bot.tables.runtime_tuning import tune_garbage_collector
+    from bot.process import tune_garbage_collector
 
     bot = create_bot(settings)
     tune_garbage_collector()  # modules and the bot are built: keep them out of collections

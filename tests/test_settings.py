@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.logging_setup import configure_logging
+from bot.process import configure_logging
 from bot.settings import Settings, SettingsError
 
 

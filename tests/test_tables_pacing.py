@@ -9,10 +9,10 @@ import random
 
 import pytest
 
+from bot.process import YOUNG_THRESHOLD, tune_garbage_collector
 from bot.tables.bots import Bot
 from bot.tables.manager import TableManager
 from bot.tables.pacing import StepPacer, TurnBudget
-from bot.tables.runtime_tuning import YOUNG_THRESHOLD, tune_garbage_collector
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
 from engine.hand import Hand

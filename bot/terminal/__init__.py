@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from bot.logging_setup import configure_logging
+from bot.process import configure_logging
 from bot.terminal.cli import parse_options
 from bot.terminal.game import play
 from bot.terminal.render import Style, detect_colour
