@@ -71,17 +71,21 @@ def table(**changes: object) -> TableState:
 # -- options ---------------------------------------------------------------------------------
 
 
-def test_options_default_to_three_bots_of_each_level_and_blinds_10_20(tmp_path: Path) -> None:
-    options = parse_options([], {"DATABASE_PATH": str(tmp_path / "x.sqlite3")})
+def test_options_default_to_three_bots_of_each_level_and_blinds_10_20(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "the-bots-ledger.sqlite3"))
+    options = parse_options([])
     assert options.bots == ("easy", "medium", "hard")
     assert (options.small_blind, options.big_blind) == (10, 20)
-    assert options.database_path == tmp_path / "x.sqlite3"
+    assert options.database_path == tmp_path / "holdem-discord" / "holdem.sqlite3"
     assert options.seed is None and not options.fast and options.buy_in is None
 
 
 def test_options_read_every_flag() -> None:
     options = parse_options(["--bots", "hard,easy", "--blinds", "25/50", "--buy-in", "3000",
-                             "--database", "my.db", "--seed", "7", "--fast", "--no-color"], {})
+                             "--database", "my.db", "--seed", "7", "--fast", "--no-color"])
     assert options.bots == ("hard", "easy")
     assert (options.small_blind, options.big_blind, options.buy_in) == (25, 50, 3000)
     assert options.database_path == Path("my.db")
@@ -99,7 +103,7 @@ def test_bad_options_are_explained_and_exit_with_usage_status(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        parse_options(argv, {})
+        parse_options(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
 
@@ -433,6 +437,25 @@ def test_end_of_input_leaves_cleanly_and_the_balance_persists_between_runs(
     bought, cashed, balance = session_figures(second.stdout, starting_balance=after_first)
     assert bought == 1000 and balance == after_first - bought + cashed
     assert asyncio.run(ledger_figures(database)) == (balance, True)
+
+
+def test_offline_play_keeps_its_ledger_in_the_data_directory_not_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    working, data_home = tmp_path / "somewhere", tmp_path / "data-home"
+    working.mkdir()
+    env = {**os.environ, "NO_COLOR": "1", "XDG_DATA_HOME": str(data_home),
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env.pop("DATABASE_PATH", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "--fast", "--bots", "easy"],
+        input="q\n", capture_output=True, text=True, env=env, timeout=120, cwd=working,
+    )
+    assert result.returncode == 0, result.stderr
+    assert list(working.iterdir()) == []
+    database = data_home / "holdem-discord" / "holdem.sqlite3"
+    assert f"kept in {database}" in result.stdout
+    assert asyncio.run(ledger_figures(database))[1]
 
 
 def test_main_runs_in_process_with_scripted_input(tmp_path: Path) -> None:

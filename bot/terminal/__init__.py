@@ -26,7 +26,7 @@ def main(
 ) -> int:
     """Run ``holdem play [options]``; returns the exit status (0 after leaving the table)."""
     env = os.environ if environ is None else environ
-    options = parse_options(sys.argv[1:] if argv is None else argv, env)
+    options = parse_options(sys.argv[1:] if argv is None else argv)
     # Only problems are logged, to stderr, so they never mix with the table on stdout.
     configure_logging(env.get("LOG_LEVEL", "").strip() or "WARNING")
     out = sys.stdout if stdout is None else stdout

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.settings import DEFAULT_DATABASE_PATH
+import platformdirs
+
 from engine.strategies import LEVELS as BOT_LEVELS
 
 DEFAULT_BOTS = BOT_LEVELS
 DEFAULT_BLINDS = (10, 20)
 MAX_BOTS = 8  # nine seats: the local player and up to eight bots
+APP_NAME = "holdem-discord"
+DATABASE_FILE = "holdem.sqlite3"
+
+
+def default_database_path() -> Path:
+    """Where offline play keeps its ledger without ``--database``: the user's data directory
+    (``$XDG_DATA_HOME/holdem-discord`` on Linux), so a game started from any directory finds
+    the same chips and leaves no ``data/`` folder behind."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DATABASE_FILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +33,7 @@ class PlayOptions:
     small_blind: int = DEFAULT_BLINDS[0]
     big_blind: int = DEFAULT_BLINDS[1]
     buy_in: int | None = None
-    database_path: Path = DEFAULT_DATABASE_PATH
+    database_path: Path = field(default_factory=default_database_path)
     seed: int | None = None
     fast: bool = False
     colour: bool | None = None  # None: decide from the terminal and NO_COLOR
@@ -92,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--database", type=Path, default=None, metavar="PATH",
-        help=f"SQLite file of the ledger (default: $DATABASE_PATH or {DEFAULT_DATABASE_PATH})",
+        help="SQLite file of the ledger (default: holdem.sqlite3 in your data directory, "
+        "e.g. ~/.local/share/holdem-discord)",
     )
     parser.add_argument(
         "--seed", type=_seed, default=None, metavar="N",
@@ -111,13 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse_options(
-    argv: Sequence[str], environ: Mapping[str, str] | None = None
-) -> PlayOptions:
+def parse_options(argv: Sequence[str]) -> PlayOptions:
     """Read the command line; exits with a usage message on bad options, as argparse does."""
-    env = os.environ if environ is None else environ
     args = build_parser().parse_args(list(argv))
-    database = args.database or Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH)
+    database = args.database or default_database_path()
     small, big = args.blinds
     return PlayOptions(
         bots=args.bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
