@@ -89,13 +89,13 @@ class ConsoleNotifier:
 
     async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
         self.say(render_outcome(outcome, self.style, self.user_id))
-        mine = next((result for result in outcome.results if result.user_id == self.user_id),
-                    None)
-        if mine is not None:
-            self.final_stack = mine.final_stack
+        result = next((result for result in outcome.results if result.user_id == self.user_id),
+                      None)
+        if result is not None:
+            self.final_stack = result.final_stack
         self._last_drawing = ""
-        mine = state.seat_of(self.user_id)
-        if mine is not None and mine.stack == 0 and not mine.leaving:
+        seat = state.seat_of(self.user_id)
+        if seat is not None and seat.stack == 0 and not seat.leaving:
             self.requests.put_nowait(OutOfChipsRequest(state))
 
     async def tell(self, channel_id: int, user_id: int, message: str) -> None:

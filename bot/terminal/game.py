@@ -32,14 +32,11 @@ HAND_END_WAIT = 60.0  # how long leaving mid-hand waits for the bots to finish t
 def table_settings(options: PlayOptions) -> TableSettings:
     """The table's settings: the chosen blinds, no turn timer worth the name, and short
     pauses (or, with ``--fast``, pauses just long enough to show each bot's action)."""
-    pauses = (
-        {"next_hand_delay": 0.0, "bot_delay_min": 0.001, "bot_delay_max": 0.001}
-        if options.fast else
-        {"next_hand_delay": 2.0, "bot_delay_min": 0.5, "bot_delay_max": 1.5}
-    )
+    next_hand, bot_min, bot_max = (0.0, 0.001, 0.001) if options.fast else (2.0, 0.5, 1.5)
     return TableSettings(
         small_blind=options.small_blind, big_blind=options.big_blind,
-        turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME, **pauses,
+        turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME,
+        next_hand_delay=next_hand, bot_delay_min=bot_min, bot_delay_max=bot_max,
     )
 
 

@@ -109,9 +109,9 @@ def render_table(
 def render_outcome(outcome: HandOutcome, style: Style, you: int) -> str:
     """The end of a hand: the board(s), every hand shown with its name, who won what."""
     lines = [style.rule(f"Hand #{outcome.hand_number} result")]
-    for index, board in enumerate(outcome.boards):
+    for index, cards in enumerate(outcome.boards):
         label = f"Board {index + 1}" if outcome.ran_twice else "Board"
-        lines.append(f"{label:<8}{style.cards(board) if board else '(no flop)'}")
+        lines.append(f"{label:<8}{style.cards(cards) if cards else '(no flop)'}")
     names = {result.seat: _display_name(result.name, result.user_id, you)
              for result in outcome.results}
     for shown in outcome.shown:
