@@ -1,14 +1,21 @@
-FROM python:3.12-slim
+# The bot as an installed package (not editable): the image holds the wheel's files only, and
+# /app/data holds nothing but the ledger, so a volume there never hides or keeps stale code.
+FROM python:3.12-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY engine ./engine
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
+FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/app/data/holdem.sqlite3
-
-RUN useradd --create-home --uid 10001 holdem
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
+    && useradd --create-home --uid 10001 holdem \
+    && mkdir -p /app/data && chown holdem:holdem /app/data
 WORKDIR /app
-COPY . .
-RUN pip install --no-cache-dir -e . && chown -R holdem:holdem /app/data
-
 USER holdem
 VOLUME ["/app/data"]
-CMD ["python", "-m", "bot"]
+CMD ["holdem"]
