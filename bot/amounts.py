@@ -9,16 +9,25 @@ MAX_AMOUNT = 10**12
 
 
 def parse_amount(text: str) -> int:
-    """Read a chip amount typed by a person: digits, optionally with ``,`` or ``_`` separators.
+    """Read a chip amount typed by a person: decimal digits, optionally with ``,`` or ``_``
+    separators.
 
     Garbage, zero, negative and absurdly large amounts raise ``InputError`` with the reason.
+    Only ``str.isdecimal()`` digits count (``"²"`` passes ``isdigit()`` but not ``int()``), and
+    the length is checked before ``int()``, which refuses strings past 4,300 digits.
+
+    >>> parse_amount(" 1,500 ")
+    1500
     """
     cleaned = text.strip().replace(",", "").replace("_", "")
-    if cleaned.startswith("-") and cleaned[1:].isdigit():
-        raise InputError("An amount must be a positive number of chips.")
-    if not cleaned.isdigit():
+    digits = cleaned.removeprefix("-")
+    if not digits.isdecimal():
         raise InputError(f"{text.strip()[:20]!r} is not an amount: type a whole number, like 120.")
-    return check_amount(int(cleaned))
+    if len(digits.lstrip("0")) > len(str(MAX_AMOUNT)):
+        raise InputError(f"{digits[:13]}… chips is more than any table holds.")
+    if digits != cleaned:
+        raise InputError("An amount must be a positive number of chips.")
+    return check_amount(int(digits))
 
 
 def check_amount(amount: int) -> int:

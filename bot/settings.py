@@ -13,6 +13,11 @@ DEFAULT_DATABASE_PATH = Path("data") / "holdem.sqlite3"
 INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768 | 65536
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+SNOWFLAKE_DIGITS = 20
+"""Discord ids are 64-bit integers: at most 20 decimal digits."""
+
+
 class SettingsError(ValueError):
     """An environment variable holds a value the bot cannot use."""
 
@@ -31,13 +36,17 @@ class Settings:
         """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL."""
         env = os.environ if environ is None else environ
         guild_text = env.get("DEV_GUILD_ID", "").strip()
-        if guild_text and not guild_text.isdigit():
+        if guild_text and not (guild_text.isdecimal() and len(guild_text) <= SNOWFLAKE_DIGITS):
             raise SettingsError(f"DEV_GUILD_ID must be a numeric server id, not {guild_text!r}")
+        log_level = env.get("LOG_LEVEL", "").strip().upper() or "INFO"
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, "
+                                f"not {log_level[:20]!r}")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             dev_guild_id=int(guild_text) if guild_text else None,
-            log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            log_level=log_level,
         )
 
 

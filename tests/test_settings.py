@@ -29,6 +29,17 @@ def test_non_numeric_guild_id_is_rejected():
         Settings.from_env({"DEV_GUILD_ID": "12ab"})
 
 
+@pytest.mark.parametrize("guild_id", ["12ab", "²", "9" * 5_000])
+def test_a_guild_id_that_is_not_a_discord_id_is_rejected(guild_id: str):
+    with pytest.raises(SettingsError, match="DEV_GUILD_ID must be a numeric server id"):
+        Settings.from_env({"DEV_GUILD_ID": guild_id})
+
+
+def test_an_unknown_log_level_in_the_environment_is_a_settings_error():
+    with pytest.raises(SettingsError, match="LOG_LEVEL must be one of DEBUG, INFO"):
+        Settings.from_env({"LOG_LEVEL": "bogus"})
+
+
 def test_unknown_log_level_is_rejected():
     with pytest.raises(ValueError, match="LOG_LEVEL"):
         configure_logging("LOUD")

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.errors import NotEnoughChips
 from bot.ledger import Ledger
@@ -98,6 +100,10 @@ def test_options_read_every_flag() -> None:
     (["--bots", "easy,genius"], "unknown bot level 'genius'"),
     (["--bots", ",".join(["easy"] * 9)], "at most 8 bots"),
     (["--buy-in", "-5"], "not a positive whole number"),
+    (["--buy-in", "²"], "not a positive whole number"),
+    (["--buy-in", "9" * 5_000], "not a positive whole number"),
+    (["--blinds", "²/²"], "write them like '10/20'"),
+    (["--blinds", "0/20"], "write them like '10/20'"),
 ])
 def test_bad_options_are_explained_and_exit_with_usage_status(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -145,8 +151,12 @@ def test_menu_choices_by_number_or_word() -> None:
     ("9", "'9' is not on the menu; choose 1, 2, 3 or 4."),
     ("check", "'check' is not on the menu"),
     ("2 50", "call takes no amount"),
-    ("3 lots", "'lots' is not a number of chips"),
+    ("3 lots", "'lots' is not an amount: type a whole number, like 120; raise to 40-1,000"),
     ("3 30", "30 is out of range; raise to 40-1,000 (Enter: 40)."),
+    ("²", "'²' is not on the menu"),
+    ("3 ²", "'²' is not an amount"),
+    ("raise " + "9" * 5_000, "is more than any table holds; raise to 40-1,000"),
+    ("1" * 5_000, "is not on the menu"),
 ])
 def test_bad_menu_input_is_explained(text: str, message: str) -> None:
     with pytest.raises(MenuError, match=re.escape(message)):
@@ -158,6 +168,16 @@ def test_amount_is_a_street_total_within_the_range_and_enter_takes_the_minimum()
     assert read_amount(legal(can_bet=True, can_raise=False), "500") == Action(ActionKind.BET, 500)
     with pytest.raises(MenuError, match="1,001 is out of range"):
         read_amount(legal(), "1001")
+
+
+@given(st.text(max_size=40))
+def test_any_typed_menu_answer_is_a_choice_or_a_one_line_hint(text: str) -> None:
+    try:
+        choice = read_choice(legal(), text)
+    except MenuError as error:
+        assert str(error) and "\n" not in str(error) and len(str(error)) < 200
+    else:
+        assert isinstance(choice, Action | MenuOption)
 
 
 # -- drawings --------------------------------------------------------------------------------
@@ -477,6 +497,23 @@ def test_a_buy_in_the_table_refuses_is_explained_and_nothing_changes(tmp_path: P
     assert result.returncode == 1
     assert "Cannot sit down: The buy-in must be between 800 and 4,000 chips" in result.stdout
     assert asyncio.run(ledger_figures(database)) == (STARTING_BALANCE, True)
+
+
+def test_an_unknown_log_level_is_one_line_and_exit_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["--database", str(tmp_path / "x.sqlite3")], stdin=io.StringIO(""),
+                  stdout=io.StringIO(), environ={"LOG_LEVEL": "bogus"})
+    assert status == 2
+    assert capsys.readouterr().err == (
+        "error: unknown LOG_LEVEL 'bogus'; use DEBUG, INFO, WARNING or ERROR\n")
+
+
+def test_a_database_path_that_is_a_directory_is_explained(tmp_path: Path) -> None:
+    out = io.StringIO()
+    status = main(["--database", str(tmp_path)], stdin=io.StringIO(""), stdout=out, environ={})
+    assert status == 1
+    assert out.getvalue().startswith(f"Cannot open the chip ledger {tmp_path}: ")
 
 
 def test_a_database_that_cannot_be_opened_is_explained(tmp_path: Path) -> None:

@@ -28,7 +28,11 @@ def main(
     env = os.environ if environ is None else environ
     options = parse_options(sys.argv[1:] if argv is None else argv)
     # Only problems are logged, to stderr, so they never mix with the table on stdout.
-    configure_logging(env.get("LOG_LEVEL", "").strip() or "WARNING")
+    try:
+        configure_logging(env.get("LOG_LEVEL", "").strip() or "WARNING")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     out = sys.stdout if stdout is None else stdout
     colour = options.colour if options.colour is not None else detect_colour(out, env)
     try:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import platformdirs
 
+from bot.amounts import parse_amount
+from bot.errors import InputError
 from engine.strategies import LEVELS as BOT_LEVELS
 
 DEFAULT_BOTS = BOT_LEVELS
@@ -57,20 +59,24 @@ def parse_bots(text: str) -> tuple[str, ...]:
 def parse_blinds(text: str) -> tuple[int, int]:
     """Read ``10/20`` as the small and the big blind."""
     small_text, slash, big_text = text.partition("/")
-    if not slash or not small_text.strip().isdigit() or not big_text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not blinds: write them like '10/20'")
-    small, big = int(small_text), int(big_text)
-    if not 0 < small <= big:
+    try:
+        if not slash:
+            raise InputError("no slash")
+        small, big = parse_amount(small_text), parse_amount(big_text)
+    except InputError:
         raise argparse.ArgumentTypeError(
-            "the small blind must be at least 1 and at most the big blind"
-        )
+            f"{text[:20]!r} is not blinds: write them like '10/20'") from None
+    if small > big:
+        raise argparse.ArgumentTypeError("the small blind must be at most the big blind")
     return small, big
 
 
 def _positive_int(text: str) -> int:
-    if not text.strip().isdigit() or int(text) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of chips")
-    return int(text)
+    try:
+        return parse_amount(text)
+    except InputError:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is not a positive whole number of chips") from None
 
 
 def _seed(text: str) -> int:

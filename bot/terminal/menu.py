@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.amounts import parse_amount
+from bot.errors import InputError
 from engine.actions import Action, ActionKind, LegalActions
 
 FOLD, CHECK_OR_CALL, BET_OR_RAISE, ALL_IN = 1, 2, 3, 4
 
 
-class MenuError(ValueError):
+class MenuError(InputError):
     """Typed input that is not a legal choice now; ``str()`` says what to type instead."""
 
 
@@ -80,7 +82,7 @@ def read_choice(legal: LegalActions, text: str) -> Action | MenuOption:
     options = menu_options(legal)
     option = _option_named(options, words[0])
     if option is None:
-        raise MenuError(f"{words[0]!r} is not on the menu; choose {_numbers(legal)}.")
+        raise MenuError(f"{words[0][:20]!r} is not on the menu; choose {_numbers(legal)}.")
     if len(words) > 2 or (len(words) == 2 and not option.needs_amount):
         raise MenuError(f"{option.label.split()[0]} takes no amount; type just {option.number}.")
     if not option.needs_amount:
@@ -92,13 +94,13 @@ def read_choice(legal: LegalActions, text: str) -> Action | MenuOption:
 
 def read_amount(legal: LegalActions, text: str) -> Action:
     """Read the street total of a bet or raise; Enter alone means the minimum."""
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    if not cleaned:
+    if not text.strip():
         amount = legal.min_to
-    elif cleaned.isdigit():
-        amount = int(cleaned)
     else:
-        raise MenuError(f"{text.strip()!r} is not a number of chips; {amount_hint(legal)}.")
+        try:
+            amount = parse_amount(text)
+        except InputError as error:
+            raise MenuError(f"{str(error).rstrip('.')}; {amount_hint(legal)}.") from None
     if not legal.min_to <= amount <= legal.max_to:
         raise MenuError(f"{amount:,} is out of range; {amount_hint(legal)}.")
     return Action(ActionKind.BET if legal.can_bet else ActionKind.RAISE, amount)
@@ -121,8 +123,8 @@ _KINDS_BY_WORD: dict[str, tuple[ActionKind, ...]] = {
 
 
 def _option_named(options: tuple[MenuOption, ...], word: str) -> MenuOption | None:
-    if word.isdigit():
-        return next((option for option in options if option.number == int(word)), None)
+    if word.isdecimal():
+        return next((option for option in options if str(option.number) == word), None)
     kinds = _KINDS_BY_WORD.get(word, ())
     return next((option for option in options if option.kind in kinds), None)
 
