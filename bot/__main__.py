@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_discord_bot() -> int:
+    """Run the bot until it is stopped; a start-up failure is one line on stderr and status 1
+    (a refused token, Discord out of reach), never a traceback."""
     try:
         settings = Settings.from_env()
     except SettingsError as error:
@@ -33,12 +35,24 @@ def run_discord_bot() -> int:
         print(MISSING_TOKEN_HELP, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    import aiohttp
+    import discord
+
     from bot.discord_ui.app import create_bot
     from bot.process import tune_garbage_collector
 
     bot = create_bot(settings)
     tune_garbage_collector()  # modules and the bot are built: keep them out of collections
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("error: Discord refused DISCORD_TOKEN; copy the bot's token again from the "
+              "developer portal (Bot > Reset Token).", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        print(f"error: cannot reach Discord ({error}); check the network and try again.",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,8 +1,15 @@
 """The entry point: without a token it explains what to set instead of crashing."""
 
 import os
+import socket
 import subprocess
 import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.__main__ import main
 
 
 def run_bot(*args: str, **env_overrides: str) -> subprocess.CompletedProcess[str]:
@@ -32,3 +39,27 @@ def test_bad_dev_guild_id_is_explained():
     result = run_bot(DEV_GUILD_ID="my-server")
     assert result.returncode == 2
     assert "DEV_GUILD_ID must be a numeric server id" in result.stderr
+
+
+def test_a_token_with_no_network_is_one_line_and_exit_status_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:  # a port on this machine that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port}/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "holdem.sqlite3"))
+    monkeypatch.setenv("LOG_LEVEL", "ERROR")
+    monkeypatch.setattr("bot.process.tune_garbage_collector", lambda: None)  # not in the suite
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.startswith("error: cannot reach Discord (") and err.count("\n") == 1
+
+
+def test_an_unknown_log_level_is_one_line_and_exit_status_2() -> None:
+    result = run_bot(DISCORD_TOKEN="a-token", LOG_LEVEL="bogus")
+    assert result.returncode == 2
+    assert result.stderr == ("error: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, "
+                             "CRITICAL, not 'BOGUS'\n")
