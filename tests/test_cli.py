@@ -1,5 +1,6 @@
 """The entry point: without a token it explains what to set instead of crashing."""
 
+import logging
 import os
 import socket
 import subprocess
@@ -51,7 +52,10 @@ def test_a_token_with_no_network_is_one_line_and_exit_status_1(
     monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "holdem.sqlite3"))
     monkeypatch.setenv("LOG_LEVEL", "ERROR")
-    monkeypatch.setattr("bot.process.tune_garbage_collector", lambda: None)  # not in the suite
+    # The bot configures the process: keep its logging and collector settings out of the suite.
+    monkeypatch.setattr("bot.process.tune_garbage_collector", lambda: None)
+    monkeypatch.setattr(logging.root, "handlers", [])
+    monkeypatch.setattr(logging.root, "level", logging.root.level)
     assert main([]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err
