@@ -1,11 +1,9 @@
-"""Amounts typed or clicked become legal bets: bet or raise, ranges, quick sizes, all-in."""
+"""Chip totals chosen by players become legal actions: bet or raise, ranges, quick sizes,
+all-in."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from bot.amounts import check_amount, parse_amount
-from bot.errors import InputError, InvalidAmount
+from bot.errors import InvalidAmount
 from bot.tables.bet_sizing import bet_or_raise, quick_amount
 from bot.tables.errors import IllegalAction
 from engine.actions import Action, ActionKind, LegalActions
@@ -42,43 +40,6 @@ def test_an_amount_outside_the_range_is_refused_with_the_range():
 def test_no_raise_when_only_calling_is_possible():
     with pytest.raises(IllegalAction, match="call or fold"):
         bet_or_raise(legal(to_call=300, can_raise=False), 600)
-
-
-@pytest.mark.parametrize(("typed", "amount"), [("120", 120), (" 1,500 ", 1_500), ("2_000", 2_000)])
-def test_typed_amounts_may_use_separators(typed: str, amount: int):
-    assert parse_amount(typed) == amount
-
-
-@pytest.mark.parametrize(("typed", "reason"), [
-    ("-50", "positive"), ("0", "positive"), ("abc", "not an amount"), ("", "not an amount"),
-    ("1.5", "not an amount"), ("9" * 20, "more than any table holds"),
-    ("²", "not an amount"), ("1²", "not an amount"), ("-²", "not an amount"),
-    ("9" * 5_000, "more than any table holds"), ("0" * 30 + "12x", "not an amount"),
-])
-def test_garbage_negative_and_huge_amounts_are_refused(typed: str, reason: str):
-    with pytest.raises(InputError, match=reason):
-        parse_amount(typed)
-
-
-def test_decimal_digits_of_any_script_are_read_as_numbers():
-    assert parse_amount("١٢٠") == 120  # Arabic-Indic digits: str.isdecimal() and int() agree
-    assert parse_amount("0" * 40 + "75") == 75
-
-
-@given(st.text(max_size=60))
-def test_any_typed_text_is_an_amount_or_a_clear_refusal(typed: str):
-    try:
-        amount = parse_amount(typed)
-    except InputError as error:
-        assert str(error)
-    else:
-        assert 1 <= amount <= 10**12
-
-
-def test_slash_amounts_are_checked_too():
-    assert check_amount(5) == 5
-    with pytest.raises(InputError, match="positive"):
-        check_amount(-5)
 
 
 def test_a_pot_sized_raise_preflop_is_to_three_and_a_half_big_blinds():

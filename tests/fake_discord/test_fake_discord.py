@@ -11,6 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
+
 from fake_discord import CallKind, FakeDiscord, InteractionRefused, NotAnswered
 from fake_discord.records import FakeGuild
 

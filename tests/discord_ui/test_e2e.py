@@ -8,16 +8,11 @@ restart mid-hand gives the chips back and the old buttons still answer.
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 
-import discord
 import pytest
 
 from bot.discord_ui import replies as interaction_reply
-from bot.discord_ui.app import BotOptions, HoldemBot, create_bot
+from bot.discord_ui.app import HoldemBot
 from bot.discord_ui.error_replies import APOLOGY
 from bot.discord_ui.views.run_it_twice import YES_ID as RUN_TWICE_ID
 from bot.discord_ui.views.table_controls import (
@@ -27,146 +22,23 @@ from bot.discord_ui.views.table_controls import (
     FOLD_ID,
     MY_CARDS_ID,
 )
-from bot.settings import Settings
-from bot.tables.settings import TableSettings
-from engine.cards import Card, card_str, pretty_card
+from engine.cards import card_str, pretty_card
+from tests.discord_ui.club import (
+    Club,
+    cards_in,
+    play_to_showdown,
+    seat_two_and_a_bot,
+    start_hand,
+    wait_for_turn_or_end,
+)
 from tests.fake_discord import (
     CallKind,
-    FakeDiscord,
     InteractionRecord,
     InteractionRefused,
     StoredMessage,
 )
 
 pytestmark = pytest.mark.slow
-
-# Hands start only on /start (no automatic next hand during a test); turns never time out.
-TEST_TABLE = TableSettings.instant(next_hand_delay=600.0, turn_timeout=60.0)
-
-
-@dataclass
-class Club:
-    """A fake Discord with one server, one poker channel, two players and an admin."""
-
-    fake: FakeDiscord
-    guild_id: int
-    channel: int
-    alice: int
-    bob: int
-    admin: int
-    database: Path
-
-    def new_bot(self, *, seed: int = 7, draw_images: bool = False,
-                bots_in_worker_process: bool = False) -> HoldemBot:
-        settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id)
-        options = BotOptions(edit_interval=0.02, table_settings=TEST_TABLE,
-                             rng=random.Random(seed), draw_images=draw_images,
-                             guild_ready_timeout=0.01,
-                             bots_in_worker_process=bots_in_worker_process)
-        return create_bot(settings, options)
-
-    async def start_bot(self, **options: object) -> HoldemBot:
-        bot = self.new_bot(**options)  # type: ignore[arg-type]
-        await self.fake.run_client(bot)
-        return bot
-
-    async def table_message(self, bot: HoldemBot) -> StoredMessage:
-        """The live table message (the bot's channel message carrying the action buttons),
-        once it shows the table's latest state."""
-        await bot.notifier.flush()
-        messages = [message for message in self.fake.channel_messages(self.channel)
-                    if FOLD_ID in message.custom_ids()]
-        assert messages, "no table message in the channel"
-        return messages[-1]
-
-    def channel_text(self) -> str:
-        """Everything the channel shows: contents and every embed text, edits applied."""
-        parts = []
-        for message in self.fake.channel_messages(self.channel):
-            parts.append(message.content)
-            for embed in message.embeds:
-                parts += [embed.get("title", ""), embed.get("description", "")]
-                for field in embed.get("fields", []):
-                    parts += [field["name"], field["value"]]
-        return "\n".join(parts)
-
-
-@pytest.fixture
-async def club(tmp_path: Path) -> AsyncIterator[Club]:
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Poker Club", channels=["poker"])
-        yield Club(
-            fake, guild.id, guild.channel("poker"),
-            alice=fake.add_user("alice"), bob=fake.add_user("bob"),
-            admin=fake.add_user("admin", permissions=discord.Permissions(manage_guild=True)),
-            database=tmp_path / "holdem.sqlite3",
-        )
-
-
-def cards_in(text: str, cards: tuple[Card, ...]) -> list[str]:
-    return [pretty_card(card) for card in cards if pretty_card(card) in text]
-
-
-async def wait_for_turn_or_end(club: Club, bot: HoldemBot) -> int | None:
-    """The person to act next, or ``None`` once the hand is over."""
-    def settled() -> bool:
-        state = bot.tables.state(club.channel)
-        turn = bot.notifier.turn(club.channel)
-        return state is None or not state.is_hand_running or (
-            turn is not None and turn[1].seat == state.to_act_seat)
-    await club.fake.wait_until(settled, timeout=10)
-    await bot.notifier.flush()
-    state = bot.tables.state(club.channel)
-    if state is None or not state.is_hand_running:
-        return None
-    turn = bot.notifier.turn(club.channel)
-    assert turn is not None
-    return turn[0]
-
-
-async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool) -> int:
-    """Every person checks or calls until the hand ends; returns how many actions they took.
-    Between actions, checks that no hole card of a person reached the channel."""
-    hole = {user: bot.tables.hole_cards(club.channel, user) for user in (club.alice, club.bob)}
-    actions = 0
-    while (user := await wait_for_turn_or_end(club, bot)) is not None:
-        for cards in hole.values():
-            assert cards_in(club.channel_text(), cards or ()) == []
-        if use_slash:
-            state = bot.tables.state(club.channel)
-            _, prompt = bot.notifier.turn(club.channel) or (None, None)
-            assert state is not None and prompt is not None
-            answer = await club.fake.slash(
-                user, club.channel, "check" if prompt.legal.can_check else "call")
-            assert answer.ephemeral and answer.content.startswith("You ")
-        else:
-            message = await club.table_message(bot)
-            answer = await club.fake.click(user, message.id, CHECK_CALL_ID)
-            assert answer.deferred
-        actions += 1
-    return actions
-
-
-async def start_hand(club: Club, bot: HoldemBot, user: int) -> None:
-    """``/start`` as ``user``, and wait until the hand is dealt."""
-    state = bot.tables.state(club.channel)
-    number = state.hand_number if state is not None else 0
-    answer = await club.fake.slash(user, club.channel, "start")
-    assert answer.ephemeral and answer.content.startswith("Dealing."), answer.content
-
-    def dealt() -> bool:
-        state = bot.tables.state(club.channel)
-        return state is not None and state.hand_number > number
-
-    await club.fake.wait_until(dealt)
-
-
-async def seat_two_and_a_bot(club: Club, bot: HoldemBot) -> None:
-    for user in (club.alice, club.bob):
-        answer = await club.fake.slash(user, club.channel, "join")
-        assert answer.ephemeral and "You sit down with 2,000 chips" in answer.content
-    answer = await club.fake.slash(club.alice, club.channel, "addbot", level="easy")
-    assert answer.content.startswith("Seated ")
 
 
 async def test_a_hand_is_played_to_showdown_with_cards_only_in_their_owners_dms(club: Club):
