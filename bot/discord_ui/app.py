@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.discord_ui.live_table import TableRenderer
-from bot.discord_ui.notifier import CardsRenderer, DiscordNotifier
+from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, CardsRenderer, DiscordNotifier
 from bot.discord_ui.tree import HoldemCommandTree
 from bot.discord_ui.views.run_it_twice import RunItTwiceButtons
 from bot.discord_ui.views.table_controls import TableControls
@@ -46,7 +46,8 @@ class BotOptions:
     allows about five per five seconds per channel. ``guild_ready_timeout`` is how long
     discord.py waits for server data before ``on_ready``. ``bots_in_worker_process`` lets
     bot opponents think in a second process, so a busy bot uses both cores; tests turn it off
-    for speed and determinism.
+    for speed and determinism. ``dm_deadline`` is how long a DM may take before the person is
+    sent to the My cards button instead.
     """
 
     sync_commands: bool = True
@@ -56,6 +57,7 @@ class BotOptions:
     draw_images: bool = True
     guild_ready_timeout: float = 2.0
     bots_in_worker_process: bool = True
+    dm_deadline: float = DM_DEADLINE_SECONDS
 
 
 class HoldemBot(commands.Bot):
@@ -83,6 +85,7 @@ class HoldemBot(commands.Bot):
         self.notifier = DiscordNotifier(
             self, edit_interval=self.options.edit_interval,
             render_table=render_table, render_cards=render_cards,
+            dm_deadline=self.options.dm_deadline,
         )
         self.tables = TableManager(
             self.ledger, self.notifier, rng=self.options.rng,

@@ -1,10 +1,11 @@
 """The table runtime's ``Notifier`` for Discord: live table messages, DMs, turn options.
 
 Public state goes to one live message per channel (``LiveTableMessage``). Hole cards go by
-DM, never to the channel; when a DM fails because the person closed their DMs (Discord error
-50007), they are told once, ephemerally, on their next interaction, and use the My cards
-button instead. Private notes for one person that cannot go by DM wait for that person's
-next interaction the same way (``take_notices``).
+DM, never to the channel. DMs are sent in the background with a deadline, so the table's turn
+clock never waits on Discord: when a DM fails (the person closed their DMs, error 50007, or
+Discord does not answer in time) they are told once, ephemerally, on their next interaction,
+and use the My cards button instead. Private notes for one person that cannot go by DM wait
+for that person's next interaction the same way (``take_notices``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TypeVar
 
 import discord
 
@@ -30,9 +33,23 @@ DMS_CLOSED_NOTICE = (
     "I could not send you your cards by direct message (your DMs are closed). Use the "
     "**My cards** button under the table, or allow direct messages from server members."
 )
+DM_FAILED_NOTICE = (
+    "I could not send you your cards by direct message just now. Use the **My cards** "
+    "button under the table to see them."
+)
 FLUSH_TIMEOUT_SECONDS = 5.0
+DM_DEADLINE_SECONDS = 5.0
+"""How long one DM may take before the person is sent to My cards instead. A DM normally
+answers well within a second; on server errors discord.py retries for about 25 s, which is
+what used to hold up a whole table."""
+MAX_NOTICES_PER_PERSON = 5
+"""Notes kept for someone who has not interacted since (the newest ones)."""
+MAX_PEOPLE_REMEMBERED = 10_000
+"""People with waiting notes, or told once about closed DMs, that are remembered (the most
+recent); someone forgotten is at worst told a second time. Bounds the notifier's memory."""
 
 CardsRenderer = Callable[[Sequence[Card]], bytes]
+V = TypeVar("V")
 
 
 class DiscordNotifier:
@@ -50,8 +67,10 @@ class DiscordNotifier:
         edit_interval: float = 1.2,
         render_table: TableRenderer | None = None,
         render_cards: CardsRenderer | None = None,
+        dm_deadline: float = DM_DEADLINE_SECONDS,
     ) -> None:
         self._client = client
+        self._dm_deadline = dm_deadline
         self._edit_interval = edit_interval
         self._render_table = render_table
         self._render_cards = render_cards
@@ -60,8 +79,9 @@ class DiscordNotifier:
         self._turns: dict[int, tuple[int, TurnPrompt]] = {}
         self._outcomes: dict[int, HandOutcome] = {}
         self._run_twice_questions: dict[int, list[discord.Message]] = {}
-        self._notices: dict[int, list[str]] = {}
-        self._noticed_once: set[int] = set()
+        self._notices: OrderedDict[int, list[str]] = OrderedDict()
+        self._noticed_once: OrderedDict[int, None] = OrderedDict()
+        self._deliveries: set[asyncio.Task[None]] = set()
 
     # -- the Notifier protocol -----------------------------------------------------------------
 
@@ -91,14 +111,11 @@ class DiscordNotifier:
                 log.info("could not delete a run-it-twice question in %s", channel_id)
 
     async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
-        image = await self.cards_image(cards)
-        await self._direct_message(
-            user_id, hole_cards_text(state, cards), notice=DMS_CLOSED_NOTICE, once=True,
-            file=image,
-        )
+        self._deliver(self._send_hole_cards(state, user_id, cards))
 
     async def tell(self, channel_id: int, user_id: int, message: str) -> None:
-        await self._direct_message(user_id, f"<#{channel_id}>: {message}", notice=message)
+        self._deliver(self._direct_message(user_id, f"<#{channel_id}>: {message}",
+                                           notice=message))
 
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float
@@ -122,6 +139,10 @@ class DiscordNotifier:
     def take_notices(self, user_id: int) -> list[str]:
         """The private notes waiting for a person; they are handed out once."""
         return self._notices.pop(user_id, [])
+
+    def has_notices(self, user_id: int) -> bool:
+        """True when private notes wait for the person's next interaction."""
+        return user_id in self._notices
 
     def adopt_table_message(self, message: discord.Message | None) -> None:
         """Keep editing a table message posted before a restart (found through a click)."""
@@ -158,13 +179,15 @@ class DiscordNotifier:
             await asyncio.wait_for(asyncio.gather(*waits), timeout=FLUSH_TIMEOUT_SECONDS)
 
     async def close(self) -> None:
-        """Show the last states if possible, then stop editing."""
+        """Show the last states if possible, then stop editing and sending DMs."""
         try:
             await self.flush()
         except TimeoutError:
             log.warning("table messages were still being edited at shutdown")
         for live in self._live.values():
             live.cancel()
+        for delivery in list(self._deliveries):
+            delivery.cancel()
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -185,23 +208,52 @@ class DiscordNotifier:
         state = self._states[channel_id]
         self._live_table(channel_id).show(self._snapshot(state), keep=keep)
 
+    def _deliver(self, message: Coroutine[None, None, None]) -> None:
+        """Send a DM in the background: the table goes on at once."""
+        delivery = asyncio.get_running_loop().create_task(message)
+        self._deliveries.add(delivery)
+        delivery.add_done_callback(self._deliveries.discard)
+
+    async def _send_hole_cards(
+        self, state: TableState, user_id: int, cards: tuple[Card, ...]
+    ) -> None:
+        image = await self.cards_image(cards)
+        await self._direct_message(user_id, hole_cards_text(state, cards), notice=DM_FAILED_NOTICE,
+                                   closed_notice=DMS_CLOSED_NOTICE, file=image)
+
     async def _direct_message(
-        self, user_id: int, text: str, *, notice: str, once: bool = False,
+        self, user_id: int, text: str, *, notice: str, closed_notice: str | None = None,
         file: discord.File | None = None,
     ) -> None:
-        """DM ``text``; if the person's DMs are closed, leave ``notice`` for their next
-        interaction instead (with ``once``, only the first time for that person)."""
+        """DM ``text`` within the deadline; if that fails, leave ``notice`` for the person's
+        next interaction instead. When their DMs are closed, ``closed_notice`` (if given) is
+        left in its place, only the first time."""
         try:
-            channel = await self._client.create_dm(discord.Object(user_id))
-            await channel.send(text, files=[] if file is None else [file])
+            await asyncio.wait_for(self._send_dm(user_id, text, file), self._dm_deadline)
+            return
         except discord.Forbidden as error:
-            if error.code != CANNOT_SEND_TO_USER:
-                raise
-            if once:
+            log.info("DM to user %s refused (error %s)", user_id, error.code)
+            if error.code == CANNOT_SEND_TO_USER and closed_notice is not None:
                 if user_id in self._noticed_once:
                     return
-                self._noticed_once.add(user_id)
-            self._notices.setdefault(user_id, []).append(notice)
+                _remember(self._noticed_once, user_id, None)
+                notice = closed_notice
+        except (TimeoutError, discord.HTTPException) as error:
+            log.info("DM to user %s failed: %r", user_id, error)
+        waiting = self._notices.pop(user_id, [])
+        _remember(self._notices, user_id, [*waiting, notice][-MAX_NOTICES_PER_PERSON:])
+
+    async def _send_dm(self, user_id: int, text: str, file: discord.File | None) -> None:
+        channel = await self._client.create_dm(discord.Object(user_id))
+        await channel.send(text, files=[] if file is None else [file])
+
+
+def _remember(store: OrderedDict[int, V], user_id: int, value: V) -> None:
+    """Store ``value`` as the newest entry, forgetting the oldest beyond the bound."""
+    store[user_id] = value
+    store.move_to_end(user_id)
+    while len(store) > MAX_PEOPLE_REMEMBERED:
+        store.popitem(last=False)
 
 
 def _prompt_fits(prompt: TurnPrompt, state: TableState) -> bool:

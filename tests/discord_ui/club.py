@@ -35,7 +35,7 @@ class Club:
         settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id)
         options = BotOptions(edit_interval=0.02, table_settings=TEST_TABLE,
                              rng=random.Random(seed), draw_images=draw_images,
-                             guild_ready_timeout=0.01,
+                             guild_ready_timeout=0.01, dm_deadline=0.5,
                              bots_in_worker_process=bots_in_worker_process)
         return create_bot(settings, options)
 

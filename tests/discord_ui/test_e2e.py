@@ -46,7 +46,8 @@ async def test_a_hand_is_played_to_showdown_with_cards_only_in_their_owners_dms(
     bot = await club.start_bot(draw_images=True, bots_in_worker_process=True)
     await seat_two_and_a_bot(club, bot)
     await start_hand(club, bot, club.bob)
-    await club.fake.wait_until(lambda: len(club.fake.dms(club.bob)) == 1)
+    await club.fake.wait_until(  # the DMs go out concurrently
+        lambda: len(club.fake.dms(club.alice)) == len(club.fake.dms(club.bob)) == 1)
 
     hole = {user: bot.tables.hole_cards(club.channel, user) for user in (club.alice, club.bob)}
     for user, other in ((club.alice, club.bob), (club.bob, club.alice)):

@@ -1,7 +1,5 @@
 """The buttons under the table: stable ids, and only legal actions enabled, with amounts."""
 
-from tests.discord_ui.test_embeds import state
-
 from bot.discord_ui.views.table_controls import (
     ALL_IN_ID,
     BET_RAISE_ID,
@@ -15,6 +13,7 @@ from bot.discord_ui.views.table_controls import (
 )
 from bot.tables.notifier import TurnPrompt
 from engine.actions import LegalActions
+from tests.discord_ui.test_embeds import state
 
 
 def buttons(view: TableControls) -> dict[str, tuple[str, bool]]:

@@ -50,6 +50,7 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_open: bool = True
+    dms_broken: bool = False  # Discord answers 500 to every DM: discord.py keeps retrying
 
 
 @dataclass(slots=True)

@@ -282,6 +282,8 @@ class RestApi:
             recipient = self.world.users[channel.recipient_id or 0]
             if not recipient.dms_open:
                 return error_response(403, 50007, "Cannot send messages to this user")
+            if recipient.dms_broken:
+                return error_response(500, 0, "Internal Server Error")
         else:
             exchange.kind = CallKind.CHANNEL_MESSAGE_CREATE
         message = self.world.create_message(channel.id, exchange.body, exchange.files)

@@ -184,6 +184,11 @@ class FakeDiscord:
         """From now on, messages to this user's DMs fail with 50007 (HTTP 403)."""
         self.world.users[user_id].dms_open = False
 
+    def break_dms(self, user_id: int) -> None:
+        """From now on, messages to this user's DMs fail with HTTP 500, which discord.py
+        retries for about 25 s before it gives up."""
+        self.world.users[user_id].dms_broken = True
+
     def open_dms(self, user_id: int) -> None:
         self.world.users[user_id].dms_open = True
 
