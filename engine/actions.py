@@ -52,7 +52,10 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read ``fold``, ``check``, ``call``, ``allin``, ``bet N`` or ``raise N``."""
+        """Read ``fold``, ``check``, ``call``, ``allin``, ``bet N`` or ``raise N``.
+
+        Typed commands arrive as text; anything else raises ``ValueError`` saying what is wrong.
+        """
         words = text.split()
         if not words:
             raise ValueError("an action is empty: use fold, check, call, bet N, raise N or allin")

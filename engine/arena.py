@@ -40,7 +40,10 @@ class StrategyError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
-    """What to play: strategies by seat order, how many hands, stakes and the master seed."""
+    """What to play: strategies by seat order, how many hands, stakes and the master seed.
+
+    Checked when built, so a bad setting fails before any hand is dealt: ``ValueError``.
+    """
 
     strategies: tuple[str, ...]
     hands: int
@@ -140,7 +143,8 @@ class _Tally:
 def run_arena(config: ArenaConfig, workers: int = 1) -> ArenaResult:
     """Play ``config`` and measure every player; ``workers`` > 1 splits decks across processes.
 
-    The same config and worker count always give the same winnings (timings vary).
+    The same config and worker count always give the same winnings (timings vary). Raises
+    ``StrategyError`` when a strategy crashes or chooses an illegal action.
     """
     started = time.perf_counter()
     if workers <= 1:
@@ -177,8 +181,7 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
                         deck=Deck(random.Random(deck_seed)))
             bots = [strategies[player][rotation] for player in player_at]
             bot_rngs = [rngs[player][rotation] for player in player_at]
-            while not hand.is_over:
-                seat = hand.to_act
+            while (seat := hand.to_act) is not None:
                 player = player_at[seat]
                 view = hand.view(seat)
                 clock = time.perf_counter()
@@ -187,11 +190,13 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
                 tally.decision_seconds[player].append(elapsed)
                 if view.board:
                     tally.postflop_seconds[player].append(elapsed)
-                if not view.legal.allows(action):
+                legal = hand.legal_actions()  # the view's own, worked out once per turn
+                if not legal.allows(action):
                     raise StrategyError(f"{config.strategies[player]} chose illegal {action} "
-                                        f"with {view.legal}")
+                                        f"with {legal}")
                 hand.act(seat, action)
             result = hand.result
+            assert result is not None, "no run-it-twice offer, so nobody to act means it is over"
             for seat, bot in enumerate(bots):
                 nets[player_at[seat]] += result.net[seat]
                 finished = getattr(bot, "hand_finished", None)
@@ -281,7 +286,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--seats must be at least the number of players given")
         strategies = [strategies[seat % len(strategies)] for seat in range(args.seats)]
     try:
-        config = ArenaConfig(tuple(strategies), args.hands, args.seed, args.stack, *args.blinds)
+        small_blind, big_blind = args.blinds
+        config = ArenaConfig(strategies=tuple(strategies), hands=args.hands, seed=args.seed,
+                             stack_big_blinds=args.stack, small_blind=small_blind,
+                             big_blind=big_blind)
     except ValueError as error:
         parser.error(str(error))
     result = run_arena(config, workers=args.workers)

@@ -55,7 +55,9 @@ def random_action(legal: LegalActions, rng: random.Random) -> Action:
     and sizes are the minimum, the all-in, or anything between, a third of the time each.
 
     >>> from engine.actions import LegalActions
-    >>> legal = LegalActions(0, True, True, False, 0, False, False, 0, 0, 50)
+    >>> legal = LegalActions(seat=0, can_fold=True, can_check=True, can_call=False,
+    ...                      call_amount=0, can_bet=False, can_raise=False, min_to=0, max_to=0,
+    ...                      stack=50)
     >>> random_action(legal, random.Random(1)).kind in (ActionKind.FOLD, ActionKind.CHECK)
     True
     """
@@ -88,7 +90,8 @@ def hand_with_cards(
 ) -> Hand:
     """A new hand dealing these hole cards (one entry per seat) and this board.
 
-    ``options`` are passed on to ``Hand`` (``auto_muck``, ``offer_run_it_twice``).
+    ``options`` are passed on to ``Hand`` (``auto_muck``, ``offer_run_it_twice``). Raises
+    ``ValueError`` for bad cards or stakes, or a count of hole-card pairs unlike the stacks.
 
     >>> hand = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"], "Qh Jc Ts 4d 4c")
     >>> apply_actions(hand, ["call"] + ["check"] * 7)

@@ -77,8 +77,8 @@ def _load(spec: str) -> Strategy:
     factory = getattr(module, class_name, None)
     if not callable(factory):
         raise ValueError(f"module {module_name!r} has no class {class_name!r}")
-    strategy = factory()
-    if not callable(getattr(strategy, "decide", None)):
+    strategy: object = factory()
+    if not isinstance(strategy, Strategy) or not callable(strategy.decide):
         raise ValueError(f"{spec} has no decide(view, rng) method, so it is not a strategy")
     return strategy
 
