@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
+MAX_AMOUNT_DIGITS = 18
+"""The longest amount ``Action.parse`` reads: more chips than any table holds."""
+
 
 class Street(IntEnum):
     """The betting rounds, in order; ``SHOWDOWN`` means no more betting in this hand."""
@@ -52,7 +55,12 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read ``fold``, ``check``, ``call``, ``allin``, ``bet N`` or ``raise N``."""
+        """Read ``fold``, ``check``, ``call``, ``allin``, ``bet N`` or ``raise N``.
+
+        Typed commands arrive as text; anything else raises ``ValueError`` saying what is wrong.
+        An amount is decimal digits only (``str.isdecimal``: no sign, no ``²``), at most
+        ``MAX_AMOUNT_DIGITS`` of them.
+        """
         words = text.split()
         if not words:
             raise ValueError("an action is empty: use fold, check, call, bet N, raise N or allin")
@@ -63,8 +71,10 @@ class Action:
                 f"{words[0]!r} is not an action: use fold, check, call, bet N, raise N or allin"
             ) from None
         if kind in (ActionKind.BET, ActionKind.RAISE):
-            if len(words) != 2 or not words[1].isdigit():
-                raise ValueError(f"{kind.value} needs a whole number of chips, like '{kind} 40'")
+            if len(words) != 2 or not (words[1].isdecimal()
+                                       and len(words[1]) <= MAX_AMOUNT_DIGITS):
+                raise ValueError(f"{kind.value} needs a whole number of chips (at most "
+                                 f"{MAX_AMOUNT_DIGITS} digits), like '{kind} 40'")
             return cls(kind, int(words[1]))
         if len(words) != 1:
             raise ValueError(f"{kind.value} takes no amount")

@@ -21,7 +21,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
@@ -32,6 +32,8 @@ from engine.strategies import Strategy, make_strategy
 from engine.view import PlayerView
 
 MIN_SEATS, MAX_SEATS = 2, 9
+MAX_WORKERS = 64
+"""More processes than this only queue for the cores; the command line refuses more."""
 
 
 class StrategyError(RuntimeError):
@@ -40,7 +42,10 @@ class StrategyError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
-    """What to play: strategies by seat order, how many hands, stakes and the master seed."""
+    """What to play: strategies by seat order, how many hands, stakes and the master seed.
+
+    Checked when built, so a bad setting fails before any hand is dealt: ``ValueError``.
+    """
 
     strategies: tuple[str, ...]
     hands: int
@@ -90,21 +95,27 @@ class PlayerResult:
 
 @dataclass(frozen=True, slots=True)
 class ArenaResult:
-    """All players' results and the run's totals."""
+    """All players' results and the run's totals.
+
+    ``hands`` is the number of hands really played, counted as they were: whole decks, each
+    dealt once per seat, so it can exceed ``hands_requested``.
+    """
 
     hands: int
     players: tuple[PlayerResult, ...]
     seconds: float
+    hands_requested: int
 
     def to_json(self) -> str:
-        """The result as one JSON object (``hands`` and ``players``)."""
+        """The result as one JSON object (``hands``, ``hands_requested`` and ``players``)."""
         players = [
             {key: value for key, value in asdict(player).items() if key != "decisions"}
             for player in self.players
         ]
         for player in players:
             player["ci95"] = list(player["ci95"])
-        return json.dumps({"hands": self.hands, "players": players})
+        return json.dumps({"hands": self.hands, "hands_requested": self.hands_requested,
+                           "players": players})
 
     def table(self) -> str:
         """The result as an aligned text table."""
@@ -121,7 +132,11 @@ class ArenaResult:
                 f"{player.postflop_ms_p99:>8.3f}"
             )
         decisions = sum(player.decisions for player in self.players)
-        lines.append(f"{self.hands} hands in {self.seconds:.1f} s: "
+        played = f"{self.hands} hands"
+        if self.hands != self.hands_requested:
+            played += (f" ({self.hands_requested} requested: each deck is dealt once per seat, "
+                       f"so hands round up to whole decks)")
+        lines.append(f"{played} in {self.seconds:.1f} s: "
                      f"{self.hands / self.seconds:.0f} hands/s, "
                      f"{decisions / self.seconds:.0f} decisions/s")
         return "\n".join(lines)
@@ -129,9 +144,10 @@ class ArenaResult:
 
 @dataclass(slots=True)
 class _Tally:
-    """Raw figures from a run of decks: chips won per deck per player, and decision times
-    (all of them, and those after the flop, where the bots simulate)."""
+    """Raw figures from a run of decks: hands played, chips won per deck per player, and
+    decision times (all of them, and those after the flop, where the bots simulate)."""
 
+    hands: int = 0
     deck_nets: list[list[int]] = field(default_factory=list)
     decision_seconds: list[list[float]] = field(default_factory=list)
     postflop_seconds: list[list[float]] = field(default_factory=list)
@@ -140,22 +156,30 @@ class _Tally:
 def run_arena(config: ArenaConfig, workers: int = 1) -> ArenaResult:
     """Play ``config`` and measure every player; ``workers`` > 1 splits decks across processes.
 
-    The same config and worker count always give the same winnings (timings vary).
+    The same config and worker count always give the same winnings (timings vary). Raises
+    ``ValueError`` for fewer than one worker, ``StrategyError`` when a strategy crashes or
+    chooses an illegal action.
     """
+    if workers < 1:
+        raise ValueError(f"an arena needs at least one worker, not {workers}")
     started = time.perf_counter()
-    if workers <= 1:
+    if workers == 1:
         tally = _play_decks(config, 0, config.decks)
     else:
         bounds = [config.decks * index // workers for index in range(workers + 1)]
         with ProcessPoolExecutor(workers) as pool:
             parts = list(pool.map(_play_decks, [config] * workers, bounds[:-1], bounds[1:]))
         tally = _Tally(
-            [nets for part in parts for nets in part.deck_nets],
-            [[t for part in parts for t in part.decision_seconds[p]] for p in range(config.seats)],
-            [[t for part in parts for t in part.postflop_seconds[p]] for p in range(config.seats)],
+            hands=sum(part.hands for part in parts),
+            deck_nets=[nets for part in parts for nets in part.deck_nets],
+            decision_seconds=[[t for part in parts for t in part.decision_seconds[p]]
+                              for p in range(config.seats)],
+            postflop_seconds=[[t for part in parts for t in part.postflop_seconds[p]]
+                              for p in range(config.seats)],
         )
     seconds = time.perf_counter() - started
-    return ArenaResult(config.decks * config.seats, _summarise(config, tally), seconds)
+    return ArenaResult(hands=tally.hands, players=_summarise(config, tally), seconds=seconds,
+                       hands_requested=config.hands)
 
 
 def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
@@ -177,8 +201,7 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
                         deck=Deck(random.Random(deck_seed)))
             bots = [strategies[player][rotation] for player in player_at]
             bot_rngs = [rngs[player][rotation] for player in player_at]
-            while not hand.is_over:
-                seat = hand.to_act
+            while (seat := hand.to_act) is not None:
                 player = player_at[seat]
                 view = hand.view(seat)
                 clock = time.perf_counter()
@@ -187,11 +210,14 @@ def _play_decks(config: ArenaConfig, first: int, stop: int) -> _Tally:
                 tally.decision_seconds[player].append(elapsed)
                 if view.board:
                     tally.postflop_seconds[player].append(elapsed)
-                if not view.legal.allows(action):
+                legal = hand.legal_actions()  # the view's own, worked out once per turn
+                if not legal.allows(action):
                     raise StrategyError(f"{config.strategies[player]} chose illegal {action} "
-                                        f"with {view.legal}")
+                                        f"with {legal}")
                 hand.act(seat, action)
             result = hand.result
+            assert result is not None, "no run-it-twice offer, so nobody to act means it is over"
+            tally.hands += 1
             for seat, bot in enumerate(bots):
                 nets[player_at[seat]] += result.net[seat]
                 finished = getattr(bot, "hand_finished", None)
@@ -249,11 +275,33 @@ def _display_names(strategies: Sequence[str]) -> list[str]:
     return names
 
 
+_MAX_DIGITS = 9
+"""The longest number the command line reads (a billion hands or chips is plenty)."""
+
+
+def _is_number(text: str) -> bool:
+    """Decimal digits only (no sign, no ``²``) and not absurdly many."""
+    return text.isdecimal() and len(text) <= _MAX_DIGITS
+
+
 def _parse_blinds(text: str) -> tuple[int, int]:
     small, _, big = text.partition("/")
-    if not (small.isdigit() and big.isdigit()):
-        raise argparse.ArgumentTypeError(f"blinds are written small/big, like 1/2, not {text!r}")
+    if not (_is_number(small) and _is_number(big)):
+        raise argparse.ArgumentTypeError(
+            f"blinds are written small/big, like 1/2, not {text[:20]!r}")
     return int(small), int(big)
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        if not (_is_number(text) and low <= int(text) <= high):
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, not {text[:20]!r}")
+        return int(text)
+
+    return parse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -263,16 +311,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", required=True,
                         help="comma-separated strategies in seat order: easy, medium, hard, "
                              "calling, random or module:Class")
-    parser.add_argument("--hands", type=int, default=2000, help="hands to play (default 2000)")
+    parser.add_argument("--hands", type=_whole_number(1, 10**_MAX_DIGITS - 1), default=2000,
+                        help="hands to play, rounded up to whole decks (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    parser.add_argument("--stack", type=int, default=100,
+    parser.add_argument("--stack", type=_whole_number(1, 10**6), default=100,
                         help="starting stack in big blinds, refilled every hand (default 100)")
     parser.add_argument("--blinds", type=_parse_blinds, default=(1, 2),
                         help="small/big blind in chips (default 1/2)")
-    parser.add_argument("--seats", type=int, default=None,
+    parser.add_argument("--seats", type=_whole_number(MIN_SEATS, MAX_SEATS), default=None,
                         help="table size 2-9; the player list repeats to fill it")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="processes to use (results depend on the count; default 1)")
+    parser.add_argument("--workers", type=_whole_number(1, MAX_WORKERS), default=1,
+                        help=f"processes to use, 1 to {MAX_WORKERS} (results depend on the "
+                             f"count; default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     strategies = [name.strip() for name in args.players.split(",") if name.strip()]
@@ -281,9 +331,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--seats must be at least the number of players given")
         strategies = [strategies[seat % len(strategies)] for seat in range(args.seats)]
     try:
-        config = ArenaConfig(tuple(strategies), args.hands, args.seed, args.stack, *args.blinds)
-    except ValueError as error:
-        parser.error(str(error))
+        small_blind, big_blind = args.blinds
+        config = ArenaConfig(strategies=tuple(strategies), hands=args.hands, seed=args.seed,
+                             stack_big_blinds=args.stack, small_blind=small_blind,
+                             big_blind=big_blind)
+    except ValueError as error:  # a bad setting or strategy: no usage to add, just the reason
+        parser.exit(2, f"{parser.prog}: error: {' '.join(str(error).split())}\n")
     result = run_arena(config, workers=args.workers)
     print(result.to_json() if args.json else result.table())
     return 0

@@ -36,6 +36,8 @@ _SUIT_BY_SYMBOL = {symbol: suit for suit, symbol in enumerate(SUIT_SYMBOLS)}
 def make_card(rank: int, suit: int) -> Card:
     """The card of a rank (0 = deuce … 12 = ace) and a suit (0 = clubs … 3 = spades).
 
+    Raises ``ValueError`` for a rank or suit out of range.
+
     >>> make_card(12, 3)
     51
     """
@@ -123,10 +125,13 @@ def check_distinct(cards: Sequence[Card]) -> None:
     """Raise ``ValueError`` if any card is out of range or appears twice."""
     for card in cards:
         _check_card(card)
-    if len(set(cards)) != len(cards):
-        seen: set[Card] = set()
-        repeated = next(card for card in cards if card in seen or seen.add(card))
-        raise ValueError(f"card {card_str(repeated)} appears more than once")
+    if len(set(cards)) == len(cards):
+        return
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise ValueError(f"card {card_str(card)} appears more than once")
+        seen.add(card)
 
 
 def _check_card(card: Card) -> None:
@@ -161,7 +166,10 @@ class Deck:
 
     @classmethod
     def stacked(cls, top: Sequence[Card], rng: random.Random | None = None) -> Deck:
-        """A deck whose first cards dealt are ``top`` in order; the rest follow shuffled."""
+        """A deck whose first cards dealt are ``top`` in order; the rest follow shuffled.
+
+        Raises ``ValueError`` if ``top`` holds a card twice or a non-card.
+        """
         check_distinct(top)
         deck = cls(rng)
         chosen = set(top)
@@ -173,7 +181,10 @@ class Deck:
         return len(self._cards)
 
     def deal(self, count: int = 1) -> list[Card]:
-        """Take ``count`` cards from the top."""
+        """Take ``count`` cards from the top.
+
+        Raises ``ValueError`` for a negative count, ``DeckExhaustedError`` for too many.
+        """
         if count < 0:
             raise ValueError("cannot deal a negative number of cards")
         if count > len(self._cards):
@@ -194,7 +205,10 @@ class Deck:
         return self.deal_one()
 
     def peek(self, count: int) -> list[Card]:
-        """The next ``count`` cards in dealing order, without dealing them."""
+        """The next ``count`` cards in dealing order, without dealing them.
+
+        Raises ``DeckExhaustedError`` when fewer than ``count`` are left.
+        """
         if count > len(self._cards):
             raise DeckExhaustedError(f"only {len(self._cards)} cards left in the deck")
         return list(reversed(self._cards[len(self._cards) - count:]))

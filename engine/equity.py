@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from math import comb, sqrt
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.cards import Card, check_distinct
 from engine.evaluator import BATCH_BLOCK, CARD_BITS, all_distinct, rank_keys, suited_masks
@@ -31,8 +32,10 @@ DEFAULT_SAMPLES = 100_000
 BOARD_SIZE = 5
 
 
-def card_combinations(cards: Sequence[Card], size: int) -> np.ndarray:
+def card_combinations(cards: Sequence[Card], size: int) -> npt.NDArray[np.uint8]:
     """Every ``size``-card subset of ``cards``, one row each, in lexicographic order.
+
+    Raises ``ValueError`` when ``size`` is negative or more than there are cards.
 
     >>> card_combinations([3, 5, 7, 9], 3).tolist()
     [[3, 5, 7], [3, 5, 9], [3, 7, 9], [5, 7, 9]]
@@ -68,25 +71,28 @@ def equity(
     boards left. Otherwise Monte Carlo: ``samples`` runouts (default ``DEFAULT_SAMPLES``),
     stopping early when ``time_budget`` seconds have passed; ``rng`` makes it reproducible.
 
+    Raises ``ValueError`` for no players, a hand that is not two cards, a repeated card, a
+    board of 1, 2 or more than 5 cards, or a ``samples``/``time_budget`` that is not positive.
+
     >>> from engine.cards import parse_cards
     >>> equity([parse_cards("AsAd"), parse_cards("KsKd")], parse_cards("2c 7h Kh Ac"))
     [0.9772727272727273, 0.022727272727272728]
     """
-    holes = [tuple(hole) for hole in holes]
-    if not holes:
+    hands = [tuple(hole) for hole in holes]
+    if not hands:
         raise ValueError("equity needs at least one player's hole cards")
-    for hole in holes:
-        _check_hole(hole)
-    deck = _remaining_deck([card for hole in holes for card in hole], board, dead)
+    for hand in hands:
+        _check_hole(hand)
+    deck = _remaining_deck([card for hand in hands for card in hand], board, dead)
     missing = BOARD_SIZE - len(board)
     boards_left = comb(len(deck), missing)
     sampling = samples is not None or time_budget is not None
     if (not sampling and boards_left <= EXACT_BOARD_LIMIT) or (
         samples is not None and samples >= boards_left
     ):
-        return _exact_equity(holes, board, deck, missing)
+        return _exact_equity(hands, board, deck, missing)
     return _sampled_equity(
-        holes, board, deck, missing, _sample_count(samples, time_budget), time_budget, rng
+        hands, board, deck, missing, _sample_count(samples, time_budget), time_budget, rng
     )
 
 
@@ -107,7 +113,8 @@ def _exact_equity(
     totals = np.zeros(len(holes))
     for start in range(0, len(runouts), BATCH_BLOCK):
         totals += _showdown_shares(holes, board, runouts[start:start + BATCH_BLOCK].T).sum(axis=1)
-    return (totals / len(runouts)).tolist()
+    shares: list[float] = (totals / len(runouts)).tolist()
+    return shares
 
 
 def _sampled_equity(
@@ -128,7 +135,8 @@ def _sampled_equity(
         runouts = draw_cards(deck, missing, size, generator)
         totals += _showdown_shares(holes, board, runouts.T).sum(axis=1)
         done += size
-    return (totals / done).tolist()
+    shares: list[float] = (totals / done).tolist()
+    return shares
 
 
 def equity_vs_random(
@@ -146,25 +154,28 @@ def equity_vs_random(
     Monte Carlo over ``samples`` deals of the opponents' cards and the rest of the board
     (fewer when clear of every one of ``thresholds``: see ``equity_vs_ranges``).
 
+    Raises ``ValueError`` for bad cards (as ``equity``), ``opponents`` outside 1-22, too few
+    cards left to deal them, or ``samples`` below 1.
+
     >>> from engine.cards import parse_cards
     >>> aces = equity_vs_random(parse_cards("AsAh"), samples=20_000, rng=random.Random(1))
     >>> 0.84 < aces < 0.86
     True
     """
-    hole = tuple(hole)
-    _check_hole(hole)
+    hero = tuple(hole)
+    _check_hole(hero)
     if not 1 <= opponents <= 22:
         raise ValueError(f"opponents must be between 1 and 22, not {opponents}")
     _sample_count(samples, None)
-    deck = _remaining_deck(hole, board, dead)
+    deck = _remaining_deck(hero, board, dead)
     missing = BOARD_SIZE - len(board)
     if len(deck) < 2 * opponents + missing:
         raise ValueError(f"not enough cards left to deal {opponents} opponents")
     generator = _numpy_generator(rng)
 
-    def deal(size: int) -> np.ndarray:
+    def deal(size: int) -> npt.NDArray[np.float64]:
         columns = draw_cards(deck, 2 * opponents + missing, size, generator).T
-        return _hero_shares(hole, board, columns[2 * opponents:], columns[:2 * opponents])
+        return _hero_shares(hero, board, columns[2 * opponents:], columns[:2 * opponents])
 
     return _mean_share(deal, samples, thresholds)
 
@@ -172,9 +183,9 @@ def equity_vs_random(
 def equity_vs_ranges(
     hole: Sequence[Card],
     board: Sequence[Card],
-    opponent_ranges: Sequence[Sequence[tuple[Card, Card]] | np.ndarray],
+    opponent_ranges: Sequence[Sequence[tuple[Card, Card]] | npt.NDArray[np.integer]],
     *,
-    weights: Sequence[Sequence[float] | np.ndarray] | None = None,
+    weights: Sequence[Sequence[float] | npt.NDArray[np.floating]] | None = None,
     samples: int = 1000,
     rng: random.Random | None = None,
     dead: Sequence[Card] = (),
@@ -193,14 +204,17 @@ def equity_vs_ranges(
     before ``samples`` once the estimate is clearly above or below each of them, so clear
     decisions cost a fraction of close ones.
 
+    Raises ``ValueError`` for bad cards (as ``equity``), no ranges, malformed ranges or
+    weights, a range with no live pair, or ranges that can hardly ever be dealt together.
+
     >>> from engine.cards import parse_cards
     >>> kings = [(parse_cards("Kc")[0], parse_cards("Kd")[0])]
     >>> equity_vs_ranges(parse_cards("AsAh"), parse_cards("2c 7d 9h Ts 3s"), [kings])
     1.0
     """
-    hole = tuple(hole)
-    _check_hole(hole)
-    deck = _remaining_deck(hole, board, dead)
+    hero = tuple(hole)
+    _check_hole(hero)
+    deck = _remaining_deck(hero, board, dead)
     if not len(opponent_ranges):
         raise ValueError("equity_vs_ranges needs at least one opponent range")
     if weights is not None and len(weights) != len(opponent_ranges):
@@ -216,13 +230,13 @@ def equity_vs_ranges(
     if len(deck) < missing + 2 * len(choices):
         raise ValueError(f"not enough cards left to deal {len(choices)} opponents")
     if not missing and len(choices) == 1:
-        return _river_share_against(hole, board, *choices[0])
+        return _river_share_against(hero, board, *choices[0])
     generator = _numpy_generator(rng)
 
-    def deal(size: int) -> np.ndarray:
+    def deal(size: int) -> npt.NDArray[np.float64]:
         opponent_cards = _deal_ranges(choices, size, generator)
         runouts = _draw_board_around(deck, missing, opponent_cards, generator)
-        return _hero_shares(hole, board, runouts.T, opponent_cards.T)
+        return _hero_shares(hero, board, runouts.T, opponent_cards.T)
 
     return _mean_share(deal, samples, thresholds)
 
@@ -234,7 +248,7 @@ CLEAR_Z = 2.58
 
 
 def _mean_share(
-    deal: Callable[[int], np.ndarray], samples: int, thresholds: Sequence[float]
+    deal: Callable[[int], npt.NDArray[np.float64]], samples: int, thresholds: Sequence[float]
 ) -> float:
     """The mean of up to ``samples`` shares from ``deal(size)``: all at once without
     ``thresholds``, else in doubling batches (64, 128, 256, ...; the last takes all that is
@@ -266,7 +280,10 @@ def _clear_of(total: float, done: int, thresholds: Sequence[float]) -> bool:
 
 
 def _river_share_against(
-    hole: tuple[Card, ...], board: Sequence[Card], pairs: np.ndarray, cumulative: np.ndarray
+    hole: tuple[Card, ...],
+    board: Sequence[Card],
+    pairs: npt.NDArray[np.uint8],
+    cumulative: npt.NDArray[np.float64],
 ) -> float:
     """The exact share of ``hole`` on a full board against one pair drawn by probability."""
     hero = _seven_card_ranks((*hole, *board), [], 1)[0]
@@ -277,10 +294,10 @@ def _river_share_against(
 
 def _live_range(
     opponent: int,
-    pairs: Sequence[tuple[Card, Card]] | np.ndarray,
-    weights: Sequence[float] | np.ndarray | None,
-    live_cards: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+    pairs: Sequence[tuple[Card, Card]] | npt.NDArray[np.integer],
+    weights: Sequence[float] | npt.NDArray[np.floating] | None,
+    live_cards: npt.NDArray[np.bool],
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
     """The pairs of one range that avoid known cards, and their cumulative probabilities."""
     chosen = np.asarray(pairs)
     if chosen.ndim != 2 or chosen.shape[1] != 2 or chosen.dtype.kind not in "iu":
@@ -307,8 +324,10 @@ def _live_range(
 
 
 def _deal_ranges(
-    choices: list[tuple[np.ndarray, np.ndarray]], samples: int, generator: np.random.Generator
-) -> np.ndarray:
+    choices: list[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]],
+    samples: int,
+    generator: np.random.Generator,
+) -> npt.NDArray[np.uint8]:
     """Draw every opponent's pair for each sample, redrawing samples where two collide."""
     dealt = np.empty((samples, 2 * len(choices)), dtype=np.uint8)
     pending = np.arange(samples)
@@ -326,8 +345,11 @@ def _deal_ranges(
 
 
 def _draw_board_around(
-    deck: list[Card], missing: int, opponent_cards: np.ndarray, generator: np.random.Generator
-) -> np.ndarray:
+    deck: list[Card],
+    missing: int,
+    opponent_cards: npt.NDArray[np.uint8],
+    generator: np.random.Generator,
+) -> npt.NDArray[np.uint8]:
     """Per sample, ``missing`` random board cards from ``deck`` avoiding that sample's
     opponent cards (distinct cards of ``deck``).
 
@@ -365,11 +387,12 @@ def _odds_of_missing(taken: int, count: int, pool: int) -> float:
 
 def draw_cards(
     deck: Sequence[Card], count: int, size: int, generator: np.random.Generator
-) -> np.ndarray:
+) -> npt.NDArray[np.uint8]:
     """``size`` independent draws of ``count`` distinct cards from ``deck``, in random order.
 
     Draws with replacement and redraws rows with a repeat while that is cheap (most rows
     are fine); otherwise shuffles the front of a per-row copy of the deck (Fisher-Yates).
+    Raises ``ValueError`` when ``count`` exceeds the deck.
     """
     pool = np.asarray(deck, dtype=np.uint8)
     if count > len(pool):
@@ -385,8 +408,8 @@ def draw_cards(
 
 
 def _shuffled_fronts(
-    pool: np.ndarray, count: int, size: int, generator: np.random.Generator
-) -> np.ndarray:
+    pool: npt.NDArray[np.uint8], count: int, size: int, generator: np.random.Generator
+) -> npt.NDArray[np.uint8]:
     decks = np.tile(pool, (size, 1))
     rows = np.arange(size)
     for position in range(count):
@@ -398,18 +421,22 @@ def _shuffled_fronts(
 
 
 def _showdown_shares(
-    holes: list[tuple[Card, ...]], board: Sequence[Card], runouts: np.ndarray
-) -> np.ndarray:
+    holes: list[tuple[Card, ...]], board: Sequence[Card], runouts: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.float64]:
     """Each player's pot share (rows) for each runout (columns of ``runouts``)."""
     samples = runouts.shape[1]
     ranks = np.stack([_seven_card_ranks((*hole, *board), runouts, samples) for hole in holes])
     winners = ranks == ranks.min(axis=0)
-    return winners / winners.sum(axis=0)
+    shares: npt.NDArray[np.float64] = winners / winners.sum(axis=0)
+    return shares
 
 
 def _hero_shares(
-    hole: tuple[Card, ...], board: Sequence[Card], runouts: np.ndarray, opponent_cards: np.ndarray
-) -> np.ndarray:
+    hole: tuple[Card, ...],
+    board: Sequence[Card],
+    runouts: npt.NDArray[np.uint8],
+    opponent_cards: npt.NDArray[np.uint8],
+) -> npt.NDArray[np.float64]:
     """Pot share of ``hole`` against the opponents' pairs (``opponent_cards`` rows 2i, 2i+1
     for opponent i) in each sample (one per column).
 
@@ -431,14 +458,16 @@ def _hero_shares(
 
 
 def _seven_card_ranks(
-    fixed: Sequence[Card], variable: Sequence[np.ndarray], samples: int
-) -> np.ndarray:
+    fixed: Sequence[Card],
+    variable: Sequence[npt.NDArray[np.integer]] | npt.NDArray[np.integer],
+    samples: int,
+) -> npt.NDArray[np.uint16]:
     """Ranks of the ``fixed`` cards (the same in every sample) plus one card from each
-    ``variable`` array (one entry per sample); seven cards in all."""
+    ``variable`` array, or row of a 2-D array (one entry per sample); seven cards in all."""
     key = np.full(samples, sum(CARD_KEYS[card] for card in fixed), dtype=np.uint32)
     for column in variable:
         key += np.take(CARD_KEYS_ARRAY, column)
-    cards = [*fixed, *variable]
+    cards: list[npt.NDArray[np.integer] | Card] = [*fixed, *variable]
     return rank_keys(key, 7, lambda rows, suits: suited_masks(cards, rows, suits))
 
 

@@ -31,6 +31,7 @@ from functools import cache
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.cards import RANK_NAMES, RANK_PLURALS, Card, cards_str, check_distinct
 from engine.evaluator_tables import (
@@ -85,17 +86,18 @@ _LABELS = {
 # The worst rank of each category, best category first.
 _CATEGORY_LAST_RANKS = (10, 166, 322, 1599, 1609, 2467, 3325, 6185, WORST_RANK)
 
-_FLUSH_RANKS = FLUSH_RANKS.tolist()
-_FLUSH_SUITS = FLUSH_SUITS.tolist()
-_NOFLUSH7 = memoryview(NOFLUSH7_RANKS)
-_NOFLUSH_SMALL = {
+# Plain Python lists and a memoryview: indexing them is faster than indexing numpy arrays.
+_FLUSH_RANKS: list[int] = FLUSH_RANKS.tolist()
+_FLUSH_SUITS: list[list[int]] = FLUSH_SUITS.tolist()
+_NOFLUSH7 = NOFLUSH7_RANKS.data
+_NOFLUSH_SMALL: dict[int, dict[int, int]] = {
     5: dict(zip(NOFLUSH5.keys.tolist(), NOFLUSH5.ranks.tolist(), strict=True)),
     6: dict(zip(NOFLUSH6.keys.tolist(), NOFLUSH6.ranks.tolist(), strict=True)),
 }
 
 
 def category(rank: int) -> HandCategory:
-    """The category of a hand rank.
+    """The category of a hand rank; raises ``ValueError`` for a number that is not a rank.
 
     >>> category(1), category(1600), category(7462)
     (<HandCategory.STRAIGHT_FLUSH: 1>, <HandCategory.STRAIGHT: 5>, <HandCategory.HIGH_CARD: 9>)
@@ -107,6 +109,8 @@ def category(rank: int) -> HandCategory:
 
 def evaluate(cards: Sequence[Card]) -> int:
     """The rank of the best five-card hand among 5, 6 or 7 distinct cards (1 is best).
+
+    Raises ``ValueError`` for a wrong count, a repeated card or a non-card.
 
     >>> from engine.cards import parse_cards
     >>> evaluate(parse_cards("5c 4d 3h 2s Ac"))
@@ -135,10 +139,11 @@ def evaluate(cards: Sequence[Card]) -> int:
     return _NOFLUSH_SMALL[count][key >> SUIT_BITS]
 
 
-def evaluate_batch(cards: np.ndarray) -> np.ndarray:
+def evaluate_batch(cards: npt.ArrayLike) -> npt.NDArray[np.uint16]:
     """Ranks of many hands at once: ``cards`` has shape (n, 5), (n, 6) or (n, 7).
 
-    Returns a ``uint16`` array of n ranks. Every row must hold distinct card ids 0-51.
+    Returns a ``uint16`` array of n ranks. Every row must hold distinct card ids 0-51, else
+    ``ValueError`` names the first bad row.
 
     >>> from engine.cards import parse_cards
     >>> evaluate_batch(np.array([parse_cards("As Ks Qs Js Ts"), parse_cards("7c 5d 4h 3s 2c")]))
@@ -161,7 +166,7 @@ CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
 """Each card's bit, for card sets as 64-bit masks."""
 
 
-def _check_batch_shape(hands: np.ndarray) -> None:
+def _check_batch_shape(hands: npt.NDArray[np.generic]) -> None:
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
         raise ValueError(f"hands must have shape (n, 5), (n, 6) or (n, 7), not {hands.shape}")
     if not np.issubdtype(hands.dtype, np.integer):
@@ -170,7 +175,7 @@ def _check_batch_shape(hands: np.ndarray) -> None:
         raise ValueError("card ids must be between 0 and 51")
 
 
-def _check_distinct_columns(columns: np.ndarray, first_row: int) -> None:
+def _check_distinct_columns(columns: npt.NDArray[np.integer], first_row: int) -> None:
     """Raise if a hand (a column of ``columns``) holds a card twice."""
     repeats = np.flatnonzero(~all_distinct(columns))
     if len(repeats):
@@ -179,15 +184,16 @@ def _check_distinct_columns(columns: np.ndarray, first_row: int) -> None:
         raise ValueError(f"hand {first_row + row} repeats a card: {hand}")
 
 
-def all_distinct(columns: np.ndarray) -> np.ndarray:
+def all_distinct(columns: npt.NDArray[np.integer]) -> npt.NDArray[np.bool]:
     """For each hand (a column of ``columns``, one row per card), whether its cards differ."""
     bits = np.zeros(columns.shape[1], dtype=np.uint64)
     for column in columns:
         bits |= np.take(CARD_BITS, column)
-    return np.bitwise_count(bits) == len(columns)
+    distinct: npt.NDArray[np.bool] = np.bitwise_count(bits) == len(columns)
+    return distinct
 
 
-def rank_columns(columns: np.ndarray) -> np.ndarray:
+def rank_columns(columns: npt.NDArray[np.integer]) -> npt.NDArray[np.uint16]:
     """Ranks of valid hands given card by card: ``columns[i]`` holds every hand's i-th card.
 
     The unchecked core of ``evaluate_batch``, for callers that build hands known to be valid.
@@ -200,8 +206,10 @@ def rank_columns(columns: np.ndarray) -> np.ndarray:
 
 
 def suited_masks(
-    cards: Iterable[np.ndarray | Card], rows: np.ndarray, suits: np.ndarray
-) -> np.ndarray:
+    cards: Iterable[npt.NDArray[np.integer] | Card],
+    rows: npt.NDArray[np.intp],
+    suits: npt.NDArray[np.integer],
+) -> npt.NDArray[np.intp]:
     """For the hands at ``rows``, the 13-bit mask of ranks held in each hand's ``suits``.
 
     Each item of ``cards`` is one card per hand: an array (indexed by hand) or a single
@@ -215,16 +223,17 @@ def suited_masks(
 
 
 def rank_keys(
-    key: np.ndarray,
+    key: npt.NDArray[np.uint32],
     count: int,
-    suited_masks: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> np.ndarray:
+    suited_masks: Callable[[npt.NDArray[np.intp], npt.NDArray[np.int8]], npt.NDArray[np.intp]],
+) -> npt.NDArray[np.uint16]:
     """Ranks of ``count``-card hands from their summed card keys (``CARD_KEYS``).
 
     Only for hands with a flush are the cards needed: ``suited_masks(rows, suits)`` gives,
     for those rows, the 13-bit mask of ranks held in the flush suit.
     """
     rank_sums = key >> SUIT_BITS
+    ranks: npt.NDArray[np.uint16]
     if count == 7:
         ranks = NOFLUSH7_RANKS[rank_sums]
     else:
@@ -272,6 +281,8 @@ def describe(cards: Sequence[Card]) -> HandDescription:
 @cache
 def hand_name(rank: int) -> str:
     """The name of the hands of evaluator rank ``rank`` (worked out once per rank, then kept).
+
+    Raises ``ValueError`` for a number that is not a rank.
 
     >>> hand_name(1), hand_name(WORST_RANK)
     ('Royal Flush', 'High Card, Seven')

@@ -20,6 +20,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
 SUIT_KEYS = (0, 1, 8, 57)
@@ -110,7 +111,7 @@ def five_ranks(hand_class: HandClass) -> tuple[int, ...]:
                  for _ in range(count))
 
 
-def _flush_ranks() -> np.ndarray:
+def _flush_ranks() -> npt.NDArray[np.uint16]:
     """Best flush or straight flush rank for every 13-bit mask of 5 to 7 suited ranks."""
     table = np.zeros(1 << 13, dtype=np.uint16)
     for number, hand_class in enumerate(HAND_CLASSES, start=1):
@@ -128,31 +129,34 @@ def _flush_ranks() -> np.ndarray:
     return table
 
 
-def _rank_multisets(size: int) -> np.ndarray:
+def _rank_multisets(size: int) -> npt.NDArray[np.int64]:
     """Every multiset of ``size`` ranks with at most four of a rank, one sorted row each."""
     rows = np.array(list(combinations_with_replacement(range(13), size)), dtype=np.int64)
     counts = np.zeros((len(rows), 13), dtype=np.int64)
     for column in range(size):
         np.add.at(counts, (np.arange(len(rows)), rows[:, column]), 1)
-    return rows[counts.max(axis=1) <= 4]
+    kept: npt.NDArray[np.int64] = rows[counts.max(axis=1) <= 4]
+    return kept
 
 
 class SortedTable(NamedTuple):
     """Rank sums in increasing order and the hand rank of each (for ``np.searchsorted``)."""
 
-    keys: np.ndarray
-    ranks: np.ndarray
+    keys: npt.NDArray[np.int64]
+    ranks: npt.NDArray[np.uint16]
 
-    def lookup(self, keys: np.ndarray) -> np.ndarray:
-        return self.ranks[np.searchsorted(self.keys, keys)]
+    def lookup(self, keys: npt.NDArray[np.integer]) -> npt.NDArray[np.uint16]:
+        """The rank of each of ``keys``, which must all be in the table (no check, for speed)."""
+        ranks: npt.NDArray[np.uint16] = self.ranks[np.searchsorted(self.keys, keys)]
+        return ranks
 
 
-def _sorted(keys: np.ndarray, ranks: np.ndarray) -> SortedTable:
+def _sorted(keys: npt.NDArray[np.int64], ranks: npt.NDArray[np.integer]) -> SortedTable:
     order = np.argsort(keys)
     return SortedTable(keys[order], ranks[order].astype(np.uint16))
 
 
-def _noflush_tables() -> tuple[SortedTable, SortedTable, np.ndarray]:
+def _noflush_tables() -> tuple[SortedTable, SortedTable, npt.NDArray[np.uint16]]:
     """Best non-flush rank by rank sum, for five, six and seven cards."""
     rank_keys = np.array(RANK_KEYS, dtype=np.int64)
     keys5, ranks5 = [], []
@@ -160,7 +164,7 @@ def _noflush_tables() -> tuple[SortedTable, SortedTable, np.ndarray]:
         if hand_class.category not in (STRAIGHT_FLUSH, FLUSH):
             keys5.append(sum(RANK_KEYS[rank] for rank in five_ranks(hand_class)))
             ranks5.append(number)
-    tables = [_sorted(np.array(keys5), np.array(ranks5))]
+    tables = [_sorted(np.array(keys5, dtype=np.int64), np.array(ranks5))]
     for size in (6, 7):
         rows = _rank_multisets(size)
         keys = rank_keys[rows].sum(axis=1)
@@ -174,7 +178,7 @@ def _noflush_tables() -> tuple[SortedTable, SortedTable, np.ndarray]:
     return tables[0], tables[1], seven
 
 
-def _flush_suits() -> np.ndarray:
+def _flush_suits() -> npt.NDArray[np.int8]:
     """``FLUSH_SUITS[n, suit_sum]``: the suit held five or more times among n cards, else -1."""
     table = np.full((8, SUIT_MASK + 1), -1, dtype=np.int8)
     for n in range(5, 8):

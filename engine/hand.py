@@ -130,6 +130,7 @@ def deck_for(
 
     Hole cards go one at a time, two rounds, from the first seat left of the button. The board
     may be partial (or empty): the cards after it come from a shuffled rest of the deck.
+    Raises ``ValueError`` for a seat without two cards, a board over 5 cards or a repeat.
     """
     num_seats = len(hole_cards)
     if any(len(cards) != 2 for cards in hole_cards):
@@ -155,6 +156,9 @@ class Hand:
     ``auto_muck`` (for all, or per seat) a player who cannot win at showdown mucks instead of
     showing. With ``offer_run_it_twice``, when the players left are all-in before the river the
     hand waits for ``choose_run_it_twice``.
+
+    Raises ``ValueError`` for a bad setup: 2-10 stacks all above 0, the button a seat,
+    ``0 <= small_blind <= big_blind``, ``big_blind > 0``, ``ante >= 0``.
     """
 
     def __init__(
@@ -251,7 +255,10 @@ class Hand:
         return tuple(self._is_all_in(seat) for seat in range(self.num_seats))
 
     def hole_cards(self, seat: int) -> tuple[Card, ...]:
-        """The two cards dealt to ``seat`` (private: front ends show them to their owner only)."""
+        """The two cards dealt to ``seat`` (private: front ends show them to their owner only).
+
+        Raises ``ValueError`` for a seat not at the table.
+        """
         self._check_seat(seat)
         return self._hole[seat]
 
@@ -319,7 +326,8 @@ class Hand:
     def view(self, seat: int | None) -> PlayerView:
         """The hand as ``seat`` may see it: its own hole cards, never anyone else's until shown.
 
-        ``None`` is a spectator, who sees no hole cards.
+        ``None`` is a spectator, who sees no hole cards. Raises ``ValueError`` for a seat not
+        at the table.
         """
         if seat is not None:
             self._check_seat(seat)
@@ -353,6 +361,7 @@ class Hand:
         raise of this street (never less than a big blind), at most all-in. A player who has
         acted and since faced only all-ins for less than a full raise may just call or fold.
         Nobody may bet or raise when no other player could put in more than the current bet.
+        Raises ``IllegalActionError`` when nobody is to act.
         """
         if self._legal is not None:
             return self._legal
@@ -374,8 +383,16 @@ class Hand:
         else:
             min_to = max_to = 0
         self._legal = LegalActions(
-            seat, True, to_call == 0, to_call > 0, min(to_call, stack),
-            may_aggress and opening, may_aggress and not opening, min_to, max_to, stack,
+            seat=seat,
+            can_fold=True,
+            can_check=to_call == 0,
+            can_call=to_call > 0,
+            call_amount=min(to_call, stack),
+            can_bet=may_aggress and opening,
+            can_raise=may_aggress and not opening,
+            min_to=min_to,
+            max_to=max_to,
+            stack=stack,
         )
         return self._legal
 
@@ -408,7 +425,8 @@ class Hand:
         """Answer the run-it-twice question: ``agree`` means every all-in player agreed.
 
         Agreed: the rest of the board is dealt twice from the same deck and each pot is split
-        in two (the odd chip to the first run). Otherwise the board is dealt once.
+        in two (the odd chip to the first run). Otherwise the board is dealt once. Raises
+        ``IllegalActionError`` when the question is not being asked.
         """
         if not self._awaiting_run_it_twice:
             raise IllegalActionError("nobody is being asked to run it twice now")
@@ -517,8 +535,12 @@ class Hand:
         self._acted[seat] = True
         self._acted_at[seat] = self._current_bet
         record = ActionRecord(
-            seat, self._street, kind, added, self._bets[seat],
-            not self._stacks[seat] and not self._folded[seat],
+            seat=seat,
+            street=self._street,
+            kind=kind,
+            added=added,
+            to=self._bets[seat],
+            is_all_in=not self._stacks[seat] and not self._folded[seat],
         )
         self._history.append(record)
         self._events.append(Acted(record))
@@ -635,7 +657,8 @@ class Hand:
         for seat, share in zip(winners, shares, strict=True):
             self._stacks[seat] += share
             self._events.append(Won(seat, share, pot, run))
-        return PotAward(pot, run, amount, tuple(winners), tuple(shares))
+        return PotAward(pot=pot, run=run, amount=amount, winners=tuple(winners),
+                        shares=tuple(shares))
 
     def _finish(
         self,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import assert_never
 
 from engine.actions import ActionKind, Street
 from engine.cards import Card, cards_str
 from engine.events import (
     Acted,
     Forced,
+    HoleCardsDealt,
     Mucked,
     Posted,
     RunItTwiceChosen,
@@ -42,7 +44,8 @@ def format_hand_history(
 
     ``hero`` is the seat whose hole cards are listed under HOLE CARDS, and the only mucked hand
     whose cards are written; ``None`` writes everyone's (for audits and replays). Seats are
-    numbered from 1 in the text.
+    numbered from 1 in the text. Raises ``ValueError`` for an unfinished hand or a wrong
+    number of names.
     """
     if not hand.is_over:
         raise ValueError("only a finished hand has a history")
@@ -85,7 +88,7 @@ class _HistoryWriter:
                 self.won[winner] += share
         self.one_pot = len({award.pot for award in result.awards}) == 1
         self.folded_on: dict[int, Street] = {}
-        self.put_in = {event.seat for event in self.events if type(event) is Posted}
+        self.put_in = {event.seat for event in self.events if isinstance(event, Posted)}
         for record in hand.history:
             if record.kind is ActionKind.FOLD:
                 self.folded_on[record.seat] = record.street
@@ -99,43 +102,43 @@ class _HistoryWriter:
         hole_cards_written = showdown_started = run_twice = False
         facing = 0
         for event in self.events:
-            kind = type(event)
-            if kind is Posted:
-                if event.forced is not Forced.ANTE:
-                    facing = max(facing, event.amount)
-                add(f"{names[event.seat]}: {_POSTS[event.forced]} {event.amount}"
-                    + (" and is all-in" if event.is_all_in else ""))
-                continue
-            if not hole_cards_written:
+            if not hole_cards_written and not isinstance(event, Posted):
                 hole_cards_written = True
                 add("*** HOLE CARDS ***")
                 seats = range(hand.num_seats) if hero is None else [hero]
                 lines += [f"Dealt to {names[seat]} [{cards_str(hand.hole_cards(seat))}]"
                           for seat in seats]
-            if kind is Acted:
-                record = event.record
-                add(f"{names[record.seat]}: {_describe(record, facing)}")
-                if record.to > facing:
-                    facing = record.to
-            elif kind is StreetDealt:
-                facing = 0
-                add(_street_line(event, boards[event.run], run_twice))
-            elif kind is RunItTwiceChosen:
-                run_twice = event.agreed
-            elif kind is UncalledBetReturned:
-                add(f"Uncalled bet ({event.amount}) returned to {names[event.seat]}")
-            elif kind is Showed or kind is Mucked:
-                if not showdown_started:
-                    showdown_started = True
-                    add("*** SHOW DOWN ***")
-                if kind is Showed:
-                    add(f"{names[event.seat]}: shows [{cards_str(event.cards)}]"
-                        f" ({' - '.join(self.shown[event.seat].hand_names)})")
-                else:
-                    add(f"{names[event.seat]}: mucks hand")
-            elif kind is Won:
-                add(f"{names[event.seat]} collected {event.amount} from "
-                    f"{self._pot_name(event.pot, event.run)}")
+            match event:
+                case Posted(seat=seat, forced=forced, amount=amount):
+                    if forced is not Forced.ANTE:
+                        facing = max(facing, amount)
+                    add(f"{names[seat]}: {_POSTS[forced]} {amount}"
+                        + (" and is all-in" if event.is_all_in else ""))
+                case HoleCardsDealt():
+                    pass  # listed once, under HOLE CARDS above
+                case Acted(record=record):
+                    add(f"{names[record.seat]}: {_describe(record, facing)}")
+                    facing = max(facing, record.to)
+                case StreetDealt():
+                    facing = 0
+                    add(_street_line(event, boards[event.run], run_twice))
+                case RunItTwiceChosen(agreed=agreed):
+                    run_twice = agreed
+                case UncalledBetReturned(seat=seat, amount=amount):
+                    add(f"Uncalled bet ({amount}) returned to {names[seat]}")
+                case Showed() | Mucked():
+                    if not showdown_started:
+                        showdown_started = True
+                        add("*** SHOW DOWN ***")
+                    if isinstance(event, Showed):
+                        add(f"{names[event.seat]}: shows [{cards_str(event.cards)}]"
+                            f" ({' - '.join(self.shown[event.seat].hand_names)})")
+                    else:
+                        add(f"{names[event.seat]}: mucks hand")
+                case Won(seat=seat, amount=amount, pot=pot, run=run):
+                    add(f"{names[seat]} collected {amount} from {self._pot_name(pot, run)}")
+                case _:
+                    assert_never(event)
         return lines
 
     def _pot_name(self, pot: int, run: int) -> str:

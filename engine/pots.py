@@ -26,7 +26,8 @@ def build_pots(
     Each all-in amount of a live player caps a layer; chips above the last cap form a last pot
     for the live players who are not all-in (they can still put more in). Folded players'
     chips stay in whatever layers they reach. Adjacent layers with the same eligible seats are
-    one pot, and empty layers are dropped.
+    one pot, and empty layers are dropped. Raises ``ValueError`` when the three sequences
+    differ in length.
 
     >>> build_pots([100, 300, 300], [False, False, False], [True, False, False])
     [Pot(amount=300, eligible=(0, 1, 2)), Pot(amount=400, eligible=(1, 2))]
@@ -61,7 +62,8 @@ def split_pot(amount: int, winners: Sequence[int], button: int, num_seats: int) 
     """Each winner's share of ``amount``, in the order of ``winners``.
 
     Ties split equally; the odd chips go one at a time to the winners in clockwise order
-    starting from the first seat left of the button.
+    starting from the first seat left of the button. Raises ``ValueError`` for no winners or
+    a negative amount.
 
     >>> split_pot(101, [0, 2], button=0, num_seats=3)
     [50, 51]

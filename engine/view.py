@@ -127,9 +127,13 @@ class PlayerView:
 
         >>> import pickle
         >>> from engine.actions import ActionKind, Street
-        >>> view = PlayerView(0, (1, 2), (), Street.PREFLOP, 0, 1, 2, 0, (9, 8), (1, 2),
-        ...                   (1, 2), (False, False), (False, False), 3, 1, None,
-        ...                   (ActionRecord(1, Street.PREFLOP, ActionKind.CALL, 1, 2),))
+        >>> call = ActionRecord(seat=1, street=Street.PREFLOP, kind=ActionKind.CALL, added=1,
+        ...                     to=2)
+        >>> view = PlayerView(
+        ...     seat=0, hole_cards=(1, 2), board=(), street=Street.PREFLOP, button=0,
+        ...     small_blind=1, big_blind=2, ante=0, stacks=(9, 8), bets=(1, 2),
+        ...     contributions=(1, 2), folded=(False, False), all_in=(False, False), pot=3,
+        ...     to_act=1, legal=None, history=(call,))
         >>> pickle.loads(pickle.dumps(view)) == view
         True
         """
@@ -142,14 +146,18 @@ class PlayerView:
         )
 
 
-def _field_getter(cls: type, *leave_out: str) -> attrgetter[Any]:
-    """A getter of the dataclass's fields, in order, as a tuple (one C call per object)."""
-    return attrgetter(*(f.name for f in fields(cls) if f.name not in leave_out))
+def _field_names(cls: type, *leave_out: str) -> tuple[str, ...]:
+    """The dataclass's field names in order, less ``leave_out``."""
+    return tuple(f.name for f in fields(cls) if f.name not in leave_out)
 
 
-_record_fields = _field_getter(ActionRecord)
-_view_fields = _field_getter(PlayerView, "legal", "history", "shown")
-_legal_fields = _field_getter(LegalActions)
+_RECORD_NAMES = _field_names(ActionRecord)
+_VIEW_NAMES = _field_names(PlayerView, "legal", "history", "shown")
+_LEGAL_NAMES = _field_names(LegalActions)
+# Getters of those fields as a tuple: one C call per object.
+_record_fields: attrgetter[Any] = attrgetter(*_RECORD_NAMES)
+_view_fields: attrgetter[Any] = attrgetter(*_VIEW_NAMES)
+_legal_fields: attrgetter[Any] = attrgetter(*_LEGAL_NAMES)
 
 
 def _view_from_fields(
@@ -158,10 +166,16 @@ def _view_from_fields(
     history: tuple[tuple[Any, ...], ...],
     shown: ShownCards,
 ) -> PlayerView:
-    """The view that ``PlayerView.__reduce__`` flattened."""
+    """The view that ``PlayerView.__reduce__`` flattened.
+
+    Fields are passed by name, paired with the names they were read by, so the flat form
+    cannot drift from the classes' field order.
+    """
     return PlayerView(
-        *fields,
-        None if legal is None else LegalActions(*legal),
-        tuple(ActionRecord(*record) for record in history),
-        shown,
+        **dict(zip(_VIEW_NAMES, fields, strict=True)),
+        legal=None if legal is None else LegalActions(**dict(zip(_LEGAL_NAMES, legal,
+                                                                 strict=True))),
+        history=tuple(ActionRecord(**dict(zip(_RECORD_NAMES, record, strict=True)))
+                      for record in history),
+        shown=shown,
     )

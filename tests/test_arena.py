@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
 from engine.actions import Action, ActionKind
 from engine.arena import ArenaConfig, StrategyError, main, run_arena
+from engine.hand import Hand
 from engine.view import PlayerView
 
 
@@ -50,6 +53,40 @@ def test_value_betting_beats_the_calling_station():
 def test_hands_round_up_to_whole_rotations_of_each_deck():
     result = run_arena(ArenaConfig(("calling", "random", "easy"), hands=10, seed=0))
     assert result.hands == 12
+
+
+def test_the_report_states_the_hands_really_played_and_those_requested(capsys):
+    assert main(["--players", "calling,random,easy", "--hands", "10"]) == 0
+    assert "12 hands (10 requested" in capsys.readouterr().out
+    assert main(["--players", "calling,random,easy", "--hands", "10", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["hands"], payload["hands_requested"]) == (12, 10)
+    assert main(["--players", "calling,easy", "--hands", "10"]) == 0
+    assert "10 hands in" in capsys.readouterr().out
+
+
+def test_the_hands_reported_are_counted_as_they_are_played(monkeypatch):
+    played = []
+    real_act = Hand.act
+
+    def act(hand, seat, action):
+        if hand not in played:
+            played.append(hand)
+        real_act(hand, seat, action)
+
+    monkeypatch.setattr(Hand, "act", act)
+    result = run_arena(ArenaConfig(("calling", "random", "easy"), hands=7, seed=1))
+    assert result.hands == len(played) == 9
+
+
+@pytest.mark.parametrize("workers", [0, -1])
+def test_fewer_than_one_worker_is_refused(workers):
+    with pytest.raises(ValueError, match="at least one worker"):
+        run_arena(ArenaConfig(("calling", "easy"), hands=2), workers=workers)
+
+
+def test_more_workers_than_decks_still_report_the_hands_played():
+    assert run_arena(ArenaConfig(("calling", "easy"), hands=2, seed=0), workers=3).hands == 2
 
 
 def test_json_output_has_the_documented_shape():
@@ -117,12 +154,53 @@ def test_command_line_fills_the_seats_and_takes_stakes(capsys):
 @pytest.mark.parametrize("argv,message", [
     (["--players", "easy,wizard"], "unknown strategy 'wizard'"),
     (["--players", "easy,hard", "--blinds", "ten"], "small/big"),
+    (["--players", "easy,hard", "--blinds", "1/²"], "small/big"),
+    (["--players", "easy,hard", "--blinds", "1/" + "2" * 5000], "small/big"),
     (["--players", "easy,hard,calling", "--seats", "2"], "--seats must be at least"),
+    (["--players", "easy,hard", "--workers", "0"], "argument --workers: must be a whole number"),
+    (["--players", "easy,hard", "--workers", "-2"], "argument --workers: must be a whole number"),
+    (["--players", "easy,hard", "--workers", "²"], "argument --workers: must be a whole number"),
+    (["--players", "easy,hard", "--hands", "0"], "argument --hands: must be a whole number"),
+    (["--players", "easy,hard", "--hands", "9" * 400], "argument --hands: must be a whole number"),
+    (["--players", "easy,hard", "--stack", "-5"], "argument --stack: must be a whole number"),
+    (["--players", "easy,hard", "--seats", "99"], "argument --seats: must be a whole number"),
 ])
 def test_command_line_rejects_bad_input_with_a_message(argv, message, capsys):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         main(argv)
-    assert message in capsys.readouterr().err
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("no.such.module:Bot", "cannot import strategy module 'no.such.module'"),
+    (".relative:Bot", "cannot import strategy module '.relative'"),
+    ("engine.strategies.baselines:Nope", "module 'engine.strategies.baselines' has no "
+                                         "class 'Nope'"),
+    ("engine.cards:card_str", "engine.cards:card_str is not a class"),
+    ("math:pi", "math:pi is not a class"),
+    ("engine.cards:Deck", "engine.cards:Deck has no decide(view, rng) method"),
+    ("engine.hand:Hand", "engine.hand:Hand has no decide(view, rng) method"),
+    ("engine.strategies:Strategy", "cannot build engine.strategies:Strategy"),
+])
+def test_a_module_class_that_is_no_strategy_gets_a_one_line_error(spec, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--players", f"easy,{spec}", "--hands", "2"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"python -m engine.arena: error: {err.split('error: ', 1)[1]}"
+                                .rstrip("\n")]
+    assert message in err and "Traceback" not in err
+
+
+def test_the_module_refuses_a_bad_strategy_without_a_traceback():
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--players", "easy,engine.cards:card_str"],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 2
+    assert run.stderr == ("python -m engine.arena: error: engine.cards:card_str is not a class "
+                          "(it is a function)\n")
 
 
 def test_decisions_after_the_flop_are_timed_on_their_own():

@@ -95,10 +95,28 @@ def test_unknown_strategy_names_raise_with_the_known_names(name):
         make_strategy(name)
 
 
+class NeedsArguments:
+    """Looks like a strategy but cannot be built without arguments."""
+
+    def __init__(self, aggression: float) -> None:
+        self.aggression = aggression
+
+    def decide(self, view, rng):
+        raise AssertionError("never built")
+
+
 @pytest.mark.parametrize("spec,message", [
     ("no.such.module:Bot", "cannot import"),
     ("engine.strategies.baselines:Nope", "has no class"),
     ("engine.cards:Deck", "no decide"),
+    (".relative:Bot", "cannot import"),
+    ("engine.cards:card_str", "not a class"),
+    ("os:getcwd", "not a class"),
+    ("math:pi", "not a class"),
+    ("engine.hand:Hand", "no decide"),  # checked before building: Hand() needs arguments
+    ("engine.strategies:Strategy", "cannot build"),  # a protocol has decide but no instances
+    (f"{__name__}:NeedsArguments", "cannot build"),
+    ("engine.strategies.baselines:", "not of the form module:Class"),
 ])
 def test_bad_module_class_specs_raise_clear_errors(spec, message):
     with pytest.raises(ValueError, match=message):

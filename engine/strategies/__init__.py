@@ -54,8 +54,10 @@ class Strategy(Protocol):
 def make_strategy(name: str) -> Strategy:
     """A new strategy by registry name (see ``STRATEGIES``) or as ``"package.module:Class"``.
 
-    The class is built without arguments. Unknown names raise ``ValueError`` listing the known
-    ones; a ``module:Class`` that cannot be imported or has no ``decide`` method raises too.
+    The class is built without arguments. Raises ``ValueError`` for an unknown name (listing
+    the known ones), and for a ``module:Class`` whose module cannot be imported, whose
+    attribute is missing or not a class, whose class has no ``decide`` method, or that cannot
+    be built without arguments: each with a one-line message.
     """
     spec = STRATEGIES.get(name.strip().lower()) if isinstance(name, str) else None
     if spec is None:
@@ -72,13 +74,20 @@ def _load(spec: str) -> Strategy:
         raise ValueError(f"{spec!r} is not of the form module:Class")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as error:
+    except Exception as error:  # importing runs the module's code: any failure means "cannot"
         raise ValueError(f"cannot import strategy module {module_name!r}: {error}") from None
-    factory = getattr(module, class_name, None)
-    if not callable(factory):
+    factory: object = getattr(module, class_name, None)
+    if factory is None:
         raise ValueError(f"module {module_name!r} has no class {class_name!r}")
-    strategy = factory()
-    if not callable(getattr(strategy, "decide", None)):
+    if not isinstance(factory, type):
+        raise ValueError(f"{spec} is not a class (it is a {type(factory).__name__})")
+    if not callable(getattr(factory, "decide", None)):  # checked before running its __init__
+        raise ValueError(f"{spec} has no decide(view, rng) method, so it is not a strategy")
+    try:
+        strategy: object = factory()
+    except Exception as error:  # the class's own code: report it rather than crash the caller
+        raise ValueError(f"cannot build {spec} without arguments: {error}") from None
+    if not isinstance(strategy, Strategy) or not callable(strategy.decide):
         raise ValueError(f"{spec} has no decide(view, rng) method, so it is not a strategy")
     return strategy
 

@@ -16,7 +16,8 @@ ALL_IN = Action(ActionKind.ALL_IN)
 
 
 def legal_of(view: PlayerView) -> LegalActions:
-    """The view's legal actions; a view without a turn to play is a caller's mistake."""
+    """The view's legal actions; a view without a turn to play is a caller's mistake, so it
+    raises ``ValueError``."""
     if view.legal is None or not view.is_my_turn():
         raise ValueError(f"seat {view.seat} has no decision to make in this view")
     return view.legal

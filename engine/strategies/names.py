@@ -34,7 +34,7 @@ def pick_bot_name(level: str, taken: Collection[str], rng: random.Random) -> str
     """A friendly name for a new bot of ``level``, never one of ``taken``.
 
     Names come from the level's pool; once it is used up, pool names get a numeral
-    (``"Viper II"``) so the choice never fails.
+    (``"Viper II"``) so the choice never fails. Raises ``ValueError`` for an unknown level.
 
     >>> pick_bot_name("easy", taken=NAME_POOLS["easy"], rng=random.Random(0)).endswith(" II")
     True

@@ -72,7 +72,7 @@ class HandClass:
 
 
 def hand_class(hole: Sequence[Card]) -> HandClass:
-    """The class of two hole cards."""
+    """The class of two hole cards; raises ``ValueError`` unless two different cards."""
     if len(hole) != 2 or hole[0] == hole[1]:
         raise ValueError(f"a starting hand is two different cards, got {list(hole)}")
     first, second = sorted((rank_of(hole[0]), rank_of(hole[1])), reverse=True)

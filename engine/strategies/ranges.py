@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.cards import Card
 from engine.evaluator import WORST_RANK, rank_columns
@@ -34,7 +35,7 @@ _DEAD_SETS_KEPT = 1024
 
 
 @cache
-def all_combos() -> np.ndarray:
+def all_combos() -> npt.NDArray[np.intp]:
     """Every two-card combination, shape (1326, 2), strongest starting hand first (read-only)."""
     combos = np.array(ranked_combos(), dtype=np.intp)
     combos.flags.writeable = False
@@ -42,15 +43,15 @@ def all_combos() -> np.ndarray:
 
 
 @cache
-def _combo_bits() -> np.ndarray:
+def _combo_bits() -> npt.NDArray[np.uint64]:
     combos = all_combos().astype(np.uint64)
     return (np.uint64(1) << combos[:, 0]) | (np.uint64(1) << combos[:, 1])
 
 
 @lru_cache(maxsize=_DEAD_SETS_KEPT)
-def _free_of(dead_bits: int) -> np.ndarray:
+def _free_of(dead_bits: int) -> npt.NDArray[np.bool]:
     """Which combinations avoid every card in the ``dead_bits`` set (read-only)."""
-    free = (_combo_bits() & np.uint64(dead_bits)) == 0
+    free: npt.NDArray[np.bool] = (_combo_bits() & np.uint64(dead_bits)) == 0
     free.flags.writeable = False
     return free
 
@@ -66,9 +67,12 @@ def _card_bits(cards: Iterable[Card]) -> int:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Range:
-    """Weights for all combinations, shape (1326,), in ``all_combos`` order; 0 = not held."""
+    """Weights for all combinations, shape (1326,), in ``all_combos`` order; 0 = not held.
 
-    all_weights: np.ndarray
+    Raises ``ValueError`` for another shape or when every weight is 0.
+    """
+
+    all_weights: npt.NDArray[np.float64]
 
     def __post_init__(self) -> None:
         if self.all_weights.shape != (TOTAL_COMBOS,):
@@ -78,12 +82,12 @@ class Range:
             raise ValueError("no combination is left in the range")
 
     @property
-    def combos(self) -> np.ndarray:
+    def combos(self) -> npt.NDArray[np.intp]:
         """The combinations held with some weight, shape (m, 2), strongest first."""
         return all_combos()[self.all_weights > 0]
 
     @property
-    def weights(self) -> np.ndarray:
+    def weights(self) -> npt.NDArray[np.float64]:
         """The weights of ``combos``, all > 0."""
         return self.all_weights[self.all_weights > 0]
 
@@ -91,7 +95,8 @@ class Range:
     def top(cls, fraction: float, dead: Iterable[Card] = (), floor: float = 0.0) -> Range:
         """The strongest ``fraction`` of starting hands (weight 1), the rest weighted ``floor``.
 
-        Combinations using a ``dead`` card are dropped.
+        Combinations using a ``dead`` card are dropped. Raises ``ValueError`` for a
+        ``fraction`` outside (0, 1], a non-card, or a range left empty.
 
         >>> len(Range.top(0.1).combos) >= 132
         True
@@ -112,7 +117,8 @@ class Range:
 
         The strongest ``keep_share`` (by weight) of made hands, and every strong draw, keep
         their weight; the rest are scaled by ``others`` (their share of bluffs and mistakes).
-        Combinations that use a board card are dropped.
+        Combinations that use a board card are dropped. Raises ``ValueError`` before the
+        flop, or if no combination is left.
         """
         if len(board) < 3:
             raise ValueError("ranges narrow by made hands only once the flop is out")
@@ -133,9 +139,9 @@ class Range:
 class _BoardTable:
     """What narrowing needs about one board, for every combination (``all_combos`` order)."""
 
-    free: np.ndarray
-    strongest_first: np.ndarray
-    strong_draws: np.ndarray
+    free: npt.NDArray[np.bool]
+    strongest_first: npt.NDArray[np.int16]
+    strong_draws: npt.NDArray[np.bool]
 
 
 @lru_cache(maxsize=_BOARDS_KEPT)
@@ -150,13 +156,13 @@ def _board_table(board: tuple[Card, ...]) -> _BoardTable:
     return _BoardTable(free, np.argsort(ranks, kind="stable").astype(np.int16), draws)
 
 
-def board_ranks(combos: np.ndarray, board: Sequence[Card]) -> np.ndarray:
+def board_ranks(combos: npt.NDArray[np.intp], board: Sequence[Card]) -> npt.NDArray[np.uint16]:
     """The evaluator rank of each combination with ``board`` (1 best); none may share a card."""
     board_block = np.broadcast_to(np.asarray(board, dtype=np.intp), (len(combos), len(board)))
     return rank_columns(np.hstack([combos, board_block]).T)
 
 
-def strong_draws(combos: np.ndarray, board: Sequence[Card]) -> np.ndarray:
+def strong_draws(combos: npt.NDArray[np.intp], board: Sequence[Card]) -> npt.NDArray[np.bool]:
     """Which combinations hold a flush draw or an open-ended straight draw on ``board``.
 
     A flush draw is four of a suit with at least one of them in the hand; an open-ended draw
@@ -176,11 +182,12 @@ def strong_draws(combos: np.ndarray, board: Sequence[Card]) -> np.ndarray:
     board_held = _POPCOUNT[board_mask & _STRAIGHT_WINDOWS]
     open_ended = ((held == 4) & (board_held < 4)).sum(axis=1) >= 2
     made = (held == 5).any(axis=1)
-    return flush_draw | (open_ended & ~made)
+    draws: npt.NDArray[np.bool] = flush_draw | (open_ended & ~made)
+    return draws
 
 
-def _rank_masks(cards: np.ndarray) -> np.ndarray:
+def _rank_masks(cards: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
     """Bit ``r + 1`` for each rank held (bit 0 too for an ace, which also plays low)."""
     bits = np.left_shift(1, (cards >> 2) + 1).astype(np.int64)
-    masks = np.bitwise_or.reduce(bits, axis=1)
+    masks: npt.NDArray[np.int64] = np.bitwise_or.reduce(bits, axis=1)
     return masks | ((masks >> 13) & 1)

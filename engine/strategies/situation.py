@@ -68,7 +68,10 @@ def opponents_in_hand(view: PlayerView) -> list[int]:
 
 
 def effective_stack(view: PlayerView) -> int:
-    """The most the viewer can win or lose from here: its stack capped by the largest rival's."""
+    """The most the viewer can win or lose from here: its stack capped by the largest rival's.
+
+    Raises ``ValueError`` for a spectator's view.
+    """
     if view.seat is None:
         raise ValueError("a spectator has no stack")
     others = [view.stacks[seat] + view.bets[seat] for seat in opponents_in_hand(view)]
