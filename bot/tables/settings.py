@@ -37,6 +37,8 @@ class TableSettings:
     max_buy_in_bb: int = 200
     default_buy_in_bb: int = 100
     max_seats: int = 9
+    max_bots: int | None = None
+    """Bots a table may seat; ``None`` leaves two seats for people (``bot_limit``)."""
     turn_timeout: float = 45.0
     next_hand_delay: float = 5.0
     bot_delay_min: float = 1.0
@@ -70,6 +72,12 @@ class TableSettings:
             )
         if not MIN_SEATS <= self.max_seats <= MAX_SEATS:
             raise InvalidSettings(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+        if self.max_bots is not None and (
+                not isinstance(self.max_bots, int) or isinstance(self.max_bots, bool)
+                or not 0 <= self.max_bots < self.max_seats):
+            raise InvalidSettings(
+                f"A table of {self.max_seats} seats may hold 0 to {self.max_seats - 1} bots "
+                "(one seat at least is for a person).")
         if self.bot_delay_min > self.bot_delay_max:
             raise InvalidSettings("The shortest bot delay cannot exceed the longest.")
         if self.turn_timeout <= 0:
@@ -96,13 +104,26 @@ class TableSettings:
 
     def with_changes(self, **changes: Any) -> TableSettings:
         """A copy with some settings changed; unknown names or bad values raise
-        ``InvalidSettings`` and leave this object as it was."""
+        ``InvalidSettings`` and leave this object as it was.
+
+        A new buy-in range carries the default buy-in along (clamped into it) unless the
+        default is changed too, so any consistent range can be set on its own:
+
+        >>> TableSettings().with_changes(min_buy_in_bb=150, max_buy_in_bb=300).default_buy_in_bb
+        150
+        """
         known = {field.name for field in dataclasses.fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
             raise InvalidSettings(
                 f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(known))}."
             )
+        if "default_buy_in_bb" not in changes and (
+                {"min_buy_in_bb", "max_buy_in_bb"} & set(changes)):
+            low = changes.get("min_buy_in_bb", self.min_buy_in_bb)
+            high = changes.get("max_buy_in_bb", self.max_buy_in_bb)
+            if isinstance(low, int) and isinstance(high, int) and low <= high:
+                changes["default_buy_in_bb"] = min(max(self.default_buy_in_bb, low), high)
         return dataclasses.replace(self, **changes)
 
     @property
@@ -119,6 +140,11 @@ class TableSettings:
     def default_buy_in(self) -> int:
         """The buy-in used when a player does not name one, in chips."""
         return self.default_buy_in_bb * self.big_blind
+
+    @property
+    def bot_limit(self) -> int:
+        """How many bots the table may seat: ``max_bots``, or all seats but two."""
+        return self.max_bots if self.max_bots is not None else max(self.max_seats - 2, 0)
 
     @property
     def blinds_text(self) -> str:

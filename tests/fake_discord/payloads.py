@@ -209,8 +209,10 @@ def interaction_payload(
     member: JSON | None,
     user: JSON,
     message: JSON | None = None,
+    app_permissions: int = (1 << 53) - 1,
 ) -> JSON:
-    """An INTERACTION_CREATE: ``member`` inside a guild, ``user`` in a DM, as Discord sends."""
+    """An INTERACTION_CREATE: ``member`` inside a guild, ``user`` in a DM, as Discord sends;
+    ``app_permissions`` are the bot's permissions in the channel."""
     payload: JSON = {
         "id": str(interaction_id),
         "application_id": str(application_id),
@@ -220,7 +222,7 @@ def interaction_payload(
         "channel": channel,
         "token": token,
         "version": 1,
-        "app_permissions": str((1 << 53) - 1),
+        "app_permissions": str(app_permissions),
         "locale": "en-US",
         "entitlements": [],
         "context": 0 if guild_id is not None else 1,

@@ -104,6 +104,7 @@ class FakeChannel:
     guild_id: int | None
     name: str
     recipient_id: int | None = None
+    bot_denied: int = 0  # the bot lacks these here (sent as interactions' app_permissions)
 
     @property
     def is_dm(self) -> bool:

@@ -184,6 +184,10 @@ class FakeDiscord:
         """From now on, messages to this user's DMs fail with 50007 (HTTP 403)."""
         self.world.users[user_id].dms_open = False
 
+    def deny_bot(self, channel_id: int, permissions: discord.Permissions) -> None:
+        """Take ``permissions`` from the bot in one channel (as a channel overwrite would)."""
+        self._channel(channel_id).bot_denied |= permissions.value
+
     def break_dms(self, user_id: int) -> None:
         """From now on, messages to this user's DMs fail with HTTP 500, which discord.py
         retries for about 25 s before it gives up."""
@@ -265,6 +269,7 @@ class FakeDiscord:
             member=world.member_json(guild, user_id, with_permissions=True) if guild else None,
             user=world.user_json(user_id),
             message=world.message_json(source) if source else None,
+            app_permissions=((1 << 53) - 1) & ~channel.bot_denied,
         )
         await self._gateway.dispatch("INTERACTION_CREATE", payload)
         try:
