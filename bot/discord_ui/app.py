@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import discord
 from discord.ext import commands
@@ -28,6 +29,16 @@ from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
+
+COMMAND_COOLDOWNS: Mapping[str, tuple[int, float]] = {
+    "table": (2, 30.0),
+    "start": (3, 30.0),
+    "addbot": (3, 60.0),
+    "removebot": (3, 60.0),
+}
+"""Uses per member and period of the commands that change or repost a whole table. Each is
+needed once in a while (a hand lasts longer than the periods allow); a burst beyond them can
+only be spam, which would otherwise queue work for everyone at the table."""
 
 COGS = (
     "bot.discord_ui.cogs.table",
@@ -47,7 +58,8 @@ class BotOptions:
     discord.py waits for server data before ``on_ready``. ``bots_in_worker_process`` lets
     bot opponents think in a second process, so a busy bot uses both cores; tests turn it off
     for speed and determinism. ``dm_deadline`` is how long a DM may take before the person is
-    sent to the My cards button instead.
+    sent to the My cards button instead. ``cooldowns`` limit how often one member may use a
+    command: ``{name: (uses, per seconds)}``.
     """
 
     sync_commands: bool = True
@@ -58,6 +70,8 @@ class BotOptions:
     guild_ready_timeout: float = 2.0
     bots_in_worker_process: bool = True
     dm_deadline: float = DM_DEADLINE_SECONDS
+    cooldowns: Mapping[str, tuple[int, float]] = field(
+        default_factory=lambda: dict(COMMAND_COOLDOWNS))
 
 
 class HoldemBot(commands.Bot):

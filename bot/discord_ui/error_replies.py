@@ -8,6 +8,7 @@ with its traceback and the person gets a generic apology, never the traceback.
 from __future__ import annotations
 
 import logging
+import math
 
 import discord
 from discord import app_commands
@@ -27,17 +28,27 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, HoldemError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
-        needed = ", ".join(name.replace("_", " ").title() for name in error.missing_permissions)
-        return f"You need the {needed} permission to do that."
+        return f"You need the {_names(error.missing_permissions)} permission to do that."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        missing = error.missing_permissions
+        return (f"I need the {_names(missing)} permission{'s' if len(missing) > 1 else ''} in "
+                "this channel to run a table here; ask a server admin to grant "
+                f"{'them' if len(missing) > 1 else 'it'}.")
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in a server channel, not in direct messages."
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+        return f"Slow down: try again in {math.ceil(error.retry_after)} seconds."
     if isinstance(error, app_commands.TransformerError):
         return f"{error.value!r} is not something I can use here."
     if isinstance(error, app_commands.CheckFailure):
         return "You cannot use this command here."
     return None
+
+
+def _names(permissions: list[str]) -> str:
+    """Permission names as Discord shows them: ``Send Messages and Embed Links``."""
+    names = [name.replace("_", " ").title() for name in permissions]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 async def report_error(

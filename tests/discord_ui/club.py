@@ -4,6 +4,7 @@ seat players, deal, play a hand to the end, read what the channel shows."""
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from bot.discord_ui.views.table_controls import CHECK_CALL_ID, FOLD_ID
 from bot.settings import Settings
 from bot.tables.settings import TableSettings
 from engine.cards import Card, pretty_card
-from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord import FakeDiscord, InteractionRecord, StoredMessage
 
 # Hands start only on /start (no automatic next hand during a test); turns never time out.
 TEST_TABLE = TableSettings.instant(next_hand_delay=600.0, turn_timeout=60.0)
@@ -31,12 +32,16 @@ class Club:
     database: Path
 
     def new_bot(self, *, seed: int = 7, draw_images: bool = False,
-                bots_in_worker_process: bool = False) -> HoldemBot:
+                bots_in_worker_process: bool = False,
+                cooldowns: Mapping[str, tuple[int, float]] | None = None) -> HoldemBot:
+        """The bot as the tests run it: fast edits, short DM deadline, no command cooldowns
+        (``cooldowns`` to have them)."""
         settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id)
         options = BotOptions(edit_interval=0.02, table_settings=TEST_TABLE,
                              rng=random.Random(seed), draw_images=draw_images,
                              guild_ready_timeout=0.01, dm_deadline=0.5,
-                             bots_in_worker_process=bots_in_worker_process)
+                             bots_in_worker_process=bots_in_worker_process,
+                             cooldowns=cooldowns or {})
         return create_bot(settings, options)
 
     async def start_bot(self, **options: object) -> HoldemBot:
@@ -129,3 +134,20 @@ async def seat_two_and_a_bot(club: Club, bot: HoldemBot) -> None:
         assert answer.ephemeral and "You sit down with 2,000 chips" in answer.content
     answer = await club.fake.slash(club.alice, club.channel, "addbot", level="easy")
     assert answer.content.startswith("Seated ")
+
+
+async def expect_refusal(
+    club: Club, bot: HoldemBot, answer_coro: Awaitable[InteractionRecord], sentence: str
+) -> None:
+    """The answer is one ephemeral message containing ``sentence``; table and balances are
+    as they were."""
+    async def snapshot() -> tuple[object, ...]:
+        records = [await bot.ledger.stats(club.guild_id, user) for user in (club.alice, club.bob)]
+        return bot.tables.state(club.channel), *records
+
+    before = await snapshot()
+    answer: InteractionRecord = await answer_coro
+    text = answer.all_text()
+    assert answer.ephemeral or all(m.is_ephemeral for m in answer.followups), text
+    assert sentence in text
+    assert await snapshot() == before

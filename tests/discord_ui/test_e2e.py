@@ -12,7 +12,6 @@ import asyncio
 import pytest
 
 from bot.discord_ui import replies as interaction_reply
-from bot.discord_ui.app import HoldemBot
 from bot.discord_ui.error_replies import APOLOGY
 from bot.discord_ui.views.run_it_twice import YES_ID as RUN_TWICE_ID
 from bot.discord_ui.views.table_controls import (
@@ -26,6 +25,7 @@ from engine.cards import card_str, pretty_card
 from tests.discord_ui.club import (
     Club,
     cards_in,
+    expect_refusal,
     play_to_showdown,
     seat_two_and_a_bot,
     start_hand,
@@ -33,7 +33,6 @@ from tests.discord_ui.club import (
 )
 from tests.fake_discord import (
     CallKind,
-    InteractionRecord,
     InteractionRefused,
     StoredMessage,
 )
@@ -169,21 +168,6 @@ async def test_history_sends_the_last_hand_as_a_file(club: Club):
     assert all(": shows [" in line or " showed [" in line for line in shown)
     missing = await club.fake.slash(club.alice, club.channel, "history", hand=999_999)
     assert missing.ephemeral and "no finished hand #999999" in missing.content
-
-
-async def expect_refusal(club: Club, bot: HoldemBot, answer_coro, sentence: str) -> None:
-    """The answer is one ephemeral message containing ``sentence``; table and balances are
-    as they were."""
-    async def snapshot() -> tuple[object, ...]:
-        records = [await bot.ledger.stats(club.guild_id, user) for user in (club.alice, club.bob)]
-        return bot.tables.state(club.channel), *records
-
-    before = await snapshot()
-    answer: InteractionRecord = await answer_coro
-    text = answer.all_text()
-    assert answer.ephemeral or all(m.is_ephemeral for m in answer.followups), text
-    assert sentence in text
-    assert await snapshot() == before
 
 
 async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Club):

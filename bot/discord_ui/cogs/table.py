@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,7 +13,7 @@ from bot.amounts import check_amount
 from bot.discord_ui.embeds import chips
 from bot.discord_ui.player_actions import show_my_cards
 from bot.discord_ui.replies import reply, within_deadline
-from bot.errors import InputError
+from bot.errors import HoldemError, InputError
 from bot.tables.errors import NoTableHere
 from engine.strategies import LEVELS
 
@@ -21,6 +22,31 @@ if TYPE_CHECKING:
 
 MAX_BOTS_PER_COMMAND = 8
 AMOUNT = app_commands.Range[int, 1, 10**12]
+
+# What the bot needs in a channel to show a table there: the live message with its embed and
+# image, and finding that message again after a restart.
+needs_table_permissions = app_commands.checks.bot_has_permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+    read_message_history=True,
+)
+
+
+class NotYourTable(HoldemError):
+    """Only the table's players and the server's managers may add bots, remove them or deal."""
+
+    def __init__(self) -> None:
+        super().__init__("Only players seated at this table, or members with Manage Server, "
+                         "can do that.")
+
+
+def member_cooldown(
+    command: str,
+) -> Callable[[discord.Interaction[HoldemBot]], app_commands.Cooldown | None]:
+    """The cooldown of ``command`` for one member, from the bot's options (none if unset)."""
+    def cooldown(interaction: discord.Interaction[HoldemBot]) -> app_commands.Cooldown | None:
+        limit = interaction.client.options.cooldowns.get(command)
+        return None if limit is None else app_commands.Cooldown(*limit)
+    return cooldown
 
 
 class TableCog(commands.Cog, name="Table"):
@@ -32,6 +58,7 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.command(description="Sit down at this channel's table (opens one if needed).")
     @app_commands.describe(buy_in="Chips to bring from your balance (default: the table's)")
     @app_commands.guild_only()
+    @needs_table_permissions
     async def join(
         self,
         interaction: discord.Interaction[HoldemBot],
@@ -64,8 +91,10 @@ class TableCog(commands.Cog, name="Table"):
 
     @app_commands.command(description="Deal the next hand now.")
     @app_commands.guild_only()
+    @app_commands.checks.dynamic_cooldown(member_cooldown("start"))
     async def start(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, _ = _where(interaction)
+        self._require_table_rights(interaction)
         await within_deadline(interaction, self.bot.tables.start_hand(channel_id))
         await reply(interaction, "Dealing. Your cards come by DM (or press My cards).")
 
@@ -101,6 +130,7 @@ class TableCog(commands.Cog, name="Table"):
 
     @app_commands.command(name="table", description="Post the table again at the bottom.")
     @app_commands.guild_only()
+    @app_commands.checks.dynamic_cooldown(member_cooldown("table"))
     async def show_table(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, _ = _where(interaction)
         state = self.bot.tables.state(channel_id)
@@ -114,6 +144,8 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level)
                                  for level in LEVELS])
     @app_commands.guild_only()
+    @needs_table_permissions
+    @app_commands.checks.dynamic_cooldown(member_cooldown("addbot"))
     async def addbot(
         self,
         interaction: discord.Interaction[HoldemBot],
@@ -121,6 +153,7 @@ class TableCog(commands.Cog, name="Table"):
         count: app_commands.Range[int, 1, MAX_BOTS_PER_COMMAND] = 1,
     ) -> None:
         guild_id, channel_id, _ = _where(interaction)
+        self._require_table_rights(interaction)
         if not 1 <= count <= MAX_BOTS_PER_COMMAND:
             raise InputError(f"Add 1 to {MAX_BOTS_PER_COMMAND} bots at a time.")
         names = await within_deadline(
@@ -131,12 +164,14 @@ class TableCog(commands.Cog, name="Table"):
     @app_commands.command(description="Remove a bot from the table.")
     @app_commands.describe(name="Which bot (default: the last one seated)")
     @app_commands.guild_only()
+    @app_commands.checks.dynamic_cooldown(member_cooldown("removebot"))
     async def removebot(
         self,
         interaction: discord.Interaction[HoldemBot],
         name: str | None = None,
     ) -> None:
         _, channel_id, _ = _where(interaction)
+        self._require_table_rights(interaction)
         removed = await within_deadline(
             interaction, self.bot.tables.remove_bot(channel_id, name)
         )
@@ -153,6 +188,14 @@ class TableCog(commands.Cog, name="Table"):
         names = [seat.name for seat in state.seats if seat.is_bot]
         return [app_commands.Choice(name=name, value=name)
                 for name in names if current.lower() in name.lower()][:25]
+
+    def _require_table_rights(self, interaction: discord.Interaction[HoldemBot]) -> None:
+        """Raise ``NotYourTable`` unless the member is seated here or manages the server."""
+        if interaction.permissions.manage_guild:
+            return
+        state = self.bot.tables.state(interaction.channel_id or 0)
+        if state is None or state.seat_of(interaction.user.id) is None:
+            raise NotYourTable()
 
     async def _forget_if_closed(self, channel_id: int) -> None:
         if self.bot.tables.state(channel_id) is None:
