@@ -57,9 +57,12 @@ class LiveTableMessage:
         self._coalescer.submit(snapshot, keep=keep)
 
     def repost(self, snapshot: TableSnapshot) -> None:
-        """Post the table as a new message at the bottom of the channel and delete the old one."""
+        """Post the table as a new message at the bottom of the channel and delete the old one.
+
+        Like any other state it replaces one still waiting, so a burst of reposts costs one
+        message, and the table is never more than one edit interval behind."""
         self._repost_next = True
-        self._coalescer.submit(snapshot, keep=True)
+        self._coalescer.submit(snapshot)
 
     def adopt(self, message: discord.Message | None) -> None:
         """Take over an existing table message (one posted before a restart) if none is live."""
