@@ -24,6 +24,12 @@ def chips(amount: int) -> str:
     return f"{amount:,}"
 
 
+def plain(text: str) -> str:
+    """Text from players (names, and the runtime's lines that quote them) shown as written:
+    markdown and masked links in a display name are not rendered."""
+    return discord.utils.escape_markdown(text)
+
+
 def cards_text(cards: Sequence[Card]) -> str:
     """Cards with suit symbols, or a dash when there are none."""
     return cards_str(cards, pretty=True) if cards else "—"
@@ -51,7 +57,7 @@ def pot_text(state: TableState) -> str:
 def seat_line(seat: SeatState, state: TableState) -> str:
     """One seat: marker, name, stack, bet this street and what the player is doing."""
     marker = "▶" if seat.seat == state.to_act_seat else "•"
-    name = seat.name if seat.user_id is None else f"<@{seat.user_id}>"
+    name = plain(seat.name) if seat.user_id is None else f"<@{seat.user_id}>"
     if seat.bot_level:
         name += f" (bot, {seat.bot_level})"
     parts = [f"{marker} {name}", chips(seat.stack)]
@@ -73,7 +79,7 @@ def to_act_text(state: TableState) -> str | None:
     seat = state.to_act
     if seat is None or not state.is_hand_running:
         return None
-    who = seat.name if seat.user_id is None else f"<@{seat.user_id}>"
+    who = plain(seat.name) if seat.user_id is None else f"<@{seat.user_id}>"
     if state.to_act_deadline is None:
         return f"{who} to act"
     return f"{who} to act, time runs out <t:{int(state.to_act_deadline)}:R>"
@@ -82,14 +88,14 @@ def to_act_text(state: TableState) -> str | None:
 def outcome_text(outcome: HandOutcome) -> str:
     """Who won what in a finished hand, one line per award, shown hands first."""
     lines = [
-        f"{shown.name} shows {cards_text(shown.cards)} ({' / '.join(shown.hand_names)})"
+        f"{plain(shown.name)} shows {cards_text(shown.cards)} ({' / '.join(shown.hand_names)})"
         for shown in outcome.shown
     ]
     for award in outcome.awards:
         pot = "the main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
         run = f" on run {award.board_index + 1}" if outcome.ran_twice else ""
         with_hand = f" with {award.hand_name}" if award.hand_name else ""
-        lines.append(f"**{award.name}** wins {chips(award.amount)} from {pot}{run}{with_hand}")
+        lines.append(f"**{plain(award.name)}** wins {chips(award.amount)} from {pot}{run}{with_hand}")
     return "\n".join(lines)
 
 
@@ -120,7 +126,7 @@ def table_embed(
     if turn:
         embed.add_field(name="Turn", value=turn, inline=False)
     if state.last_action:
-        embed.add_field(name="Last action", value=state.last_action, inline=False)
+        embed.add_field(name="Last action", value=plain(state.last_action), inline=False)
     if outcome is not None:
         embed.add_field(
             name=f"Hand #{outcome.hand_number} result",

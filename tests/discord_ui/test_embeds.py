@@ -91,6 +91,22 @@ def test_the_result_names_winners_pots_and_hands():
     assert "Hand #4 result" in text and "Waiting for the next hand" in text
 
 
+def test_names_are_shown_as_written_never_as_markdown_or_links():
+    sneaky = "[free chips](https://example.com) **boss**"
+    escaped = r"\[free chips](https://example.com) \*\*boss\*\*"
+    outcome = HandOutcome(
+        hand_number=1, hand_id=1, boards=((),),
+        awards=(PotAward(0, sneaky, 30, 0, 0, None),),
+        shown=(ShownHand(0, sneaky, tuple(parse_cards("7s 7h")), ("a Pair",)),),
+        mucked_seats=(), results=(), history_text="",
+    )
+    bot_seat = seat(1, sneaky, None)
+    table = state(is_hand_running=False, seats=(bot_seat,), last_action=f"{sneaky}: fold")
+    text = embed_text(table_embed(table, outcome))
+    assert sneaky not in text
+    assert text.count(escaped) == 4  # seat, last action, shown hand, award
+
+
 def test_the_image_is_referenced_as_an_attachment_only_when_drawn():
     assert table_embed(state()).image.url is None
     assert table_embed(state(), with_image=True).image.url == "attachment://table.png"

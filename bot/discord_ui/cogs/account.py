@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui.embeds import TABLE_COLOUR, chips
+from bot.discord_ui.embeds import TABLE_COLOUR, chips, plain
 from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
 from bot.history_privacy import redact_hidden_cards
@@ -67,8 +67,8 @@ class AccountCog(commands.Cog, name="Account"):
             ephemeral=False,
         )
         if record is None:
-            raise InputError(f"{who.display_name} has not played here yet.")
-        embed = discord.Embed(title=f"{record.name}'s record", colour=TABLE_COLOUR)
+            raise InputError(f"{plain(who.display_name)} has not played here yet.")
+        embed = discord.Embed(title=f"{plain(record.name)}'s record", colour=TABLE_COLOUR)
         for name, value in (
             ("Balance", chips(record.balance)),
             ("Hands played", chips(record.hands_played)),
@@ -102,7 +102,7 @@ class AccountCog(commands.Cog, name="Account"):
         embed = discord.Embed(
             title=f"Leaderboard: {LEADERBOARD_VALUES[by]} in {where}", colour=TABLE_COLOUR,
             description="\n".join(
-                f"**{row.rank}.** {discord.utils.escape_markdown(row.name)} — {row.value:,}"
+                f"**{row.rank}.** {plain(row.name)} — {row.value:,}"
                 for row in rows
             ) or "Nobody on this page yet.",
         )
