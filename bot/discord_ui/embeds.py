@@ -95,7 +95,8 @@ def outcome_text(outcome: HandOutcome) -> str:
         pot = "the main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
         run = f" on run {award.board_index + 1}" if outcome.ran_twice else ""
         with_hand = f" with {award.hand_name}" if award.hand_name else ""
-        lines.append(f"**{plain(award.name)}** wins {chips(award.amount)} from {pot}{run}{with_hand}")
+        lines.append(
+            f"**{plain(award.name)}** wins {chips(award.amount)} from {pot}{run}{with_hand}")
     return "\n".join(lines)
 
 
