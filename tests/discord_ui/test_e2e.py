@@ -227,6 +227,10 @@ async def test_settings_change_the_servers_tables(club: Club):
     assert (await bot.tables.guild_settings(club.guild_id)).max_seats == 6
     wrong = await club.fake.slash(club.admin, club.channel, "settings", small_blind=500)
     assert wrong.ephemeral and "must be at least the small blind" in wrong.content
+    ranged = await club.fake.slash(club.admin, club.channel, "settings",
+                                   min_buy_in=150, max_buy_in=300, max_bots=2)
+    assert "3,750 to 7,500 chips (default 3,750)" in ranged.all_text()
+    assert "6 (bots: at most 2)" in ranged.all_text()
 
 
 async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: Club):

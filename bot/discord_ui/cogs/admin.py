@@ -37,7 +37,9 @@ class AdminCog(commands.Cog, name="Admin"):
         big_blind="Big blind, in chips",
         min_buy_in="Smallest buy-in, in big blinds",
         max_buy_in="Largest buy-in, in big blinds",
+        default_buy_in="Buy-in when a player names none, in big blinds (follows the range)",
         seats=f"Seats per table ({MIN_SEATS}-{MAX_SEATS})",
+        max_bots="Most bots at one table (default: all seats but two)",
         turn_timer="Seconds a player has to act",
         bot_delay_min="Shortest pause before a bot acts, in seconds",
         bot_delay_max="Longest pause before a bot acts, in seconds",
@@ -52,7 +54,9 @@ class AdminCog(commands.Cog, name="Admin"):
         big_blind: BLIND | None = None,
         min_buy_in: BIG_BLINDS | None = None,
         max_buy_in: BIG_BLINDS | None = None,
+        default_buy_in: BIG_BLINDS | None = None,
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] | None = None,
+        max_bots: app_commands.Range[int, 0, MAX_SEATS - 1] | None = None,
         turn_timer: SECONDS | None = None,
         bot_delay_min: SECONDS | None = None,
         bot_delay_max: SECONDS | None = None,
@@ -60,7 +64,8 @@ class AdminCog(commands.Cog, name="Admin"):
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
             "small_blind": small_blind, "big_blind": big_blind,
-            "min_buy_in_bb": min_buy_in, "max_buy_in_bb": max_buy_in, "max_seats": seats,
+            "min_buy_in_bb": min_buy_in, "max_buy_in_bb": max_buy_in,
+            "default_buy_in_bb": default_buy_in, "max_seats": seats, "max_bots": max_bots,
             "turn_timeout": turn_timer, "bot_delay_min": bot_delay_min,
             "bot_delay_max": bot_delay_max,
         }
@@ -112,8 +117,10 @@ def settings_embed(settings: TableSettings, title: str) -> discord.Embed:
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
     embed.add_field(name="Blinds", value=settings.blinds_text)
     embed.add_field(name="Buy-in", value=f"{chips(settings.min_buy_in)} to "
-                                         f"{chips(settings.max_buy_in)} chips")
-    embed.add_field(name="Seats", value=str(settings.max_seats))
+                                         f"{chips(settings.max_buy_in)} chips "
+                                         f"(default {chips(settings.default_buy_in)})")
+    embed.add_field(name="Seats", value=f"{settings.max_seats} (bots: at most "
+                                        f"{settings.bot_limit})")
     embed.add_field(name="Turn timer", value=f"{settings.turn_timeout:g} s")
     embed.add_field(name="Bot delay",
                     value=f"{settings.bot_delay_min:g} to {settings.bot_delay_max:g} s")
