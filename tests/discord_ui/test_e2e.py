@@ -229,7 +229,7 @@ async def test_settings_change_the_servers_tables(club: Club):
     assert wrong.ephemeral and "must be at least the small blind" in wrong.content
     ranged = await club.fake.slash(club.admin, club.channel, "settings",
                                    min_buy_in=150, max_buy_in=300, max_bots=2)
-    assert "3,750 to 7,500 chips (default 3,750)" in ranged.all_text()
+    assert "7,500 to 15,000 chips (default 7,500)" in ranged.all_text()  # big blind 50
     assert "6 (bots: at most 2)" in ranged.all_text()
 
 
