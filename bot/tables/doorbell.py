@@ -30,11 +30,12 @@ class Doorbell:
     True
     """
 
-    __slots__ = ("_closing", "_waiter")
+    __slots__ = ("_closing", "_idle", "_waiter")
 
     def __init__(self) -> None:
         self._waiter: asyncio.Future[None] | None = None
         self._closing = False
+        self._idle = asyncio.Event()
 
     @property
     def closing(self) -> bool:
@@ -42,7 +43,9 @@ class Doorbell:
         return self._closing
 
     def ring(self) -> None:
-        """Wake the runner if it is waiting (a request changed something)."""
+        """Wake the runner if it is waiting (a request changed something); a parked runner
+        is not idle any more until it parks again."""
+        self._idle.clear()
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -72,6 +75,22 @@ class Doorbell:
         finally:
             self._waiter = None
         self.check()
+
+    async def park(self, timeout: float | None = None) -> None:
+        """Wait like ``wait()`` with nothing else to do: idle until rung or the timeout."""
+        self._idle.set()
+        try:
+            await self.wait(timeout)
+        finally:
+            self._idle.clear()
+
+    def finish(self) -> None:
+        """The runner has stopped: idle for good."""
+        self._idle.set()
+
+    async def until_idle(self) -> None:
+        """Return once the runner is parked (or has stopped)."""
+        await self._idle.wait()
 
     async def sleep(self, seconds: float) -> None:
         """Sleep ``seconds`` even if rung meanwhile (closing interrupts it with

@@ -129,6 +129,13 @@ class TableManager:
         they are settled: for demonstrations, simulations and benchmarks."""
         await self._table(channel_id).run_hands(count)
 
+    async def wait_until_idle(self, channel_id: int) -> float | None:
+        """Return once the channel's table has nothing to do but wait for a request or for its
+        next deal (no hand running, the last one's cash-outs and notices done): for tests and
+        demonstrations. Returns the seconds until the next deal, or ``None`` when no hand will
+        be dealt until a request changes the table."""
+        return await self._table(channel_id).wait_until_idle()
+
     # -- play --------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action: Action) -> None:

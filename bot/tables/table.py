@@ -94,6 +94,7 @@ class Table:
         self._start_now = False
         self._bot_hands_wanted = 0
         self._hands_played = asyncio.Event()
+        self._next_deal_at: float | None = None  # loop time, while the runner is parked
 
     @property
     def settings(self) -> TableSettings:
@@ -221,6 +222,17 @@ class Table:
             await self._hands_played.wait()
         self._bot_hands_wanted = 0
 
+    async def wait_until_idle(self) -> float | None:
+        """Return once the runner has nothing to do but wait for a request or for the next
+        deal: no hand is running and the last one's aftermath (cash-outs, rebuys, notices)
+        is done. Returns the seconds until the next deal, or ``None`` when no hand will be
+        dealt until a request changes the table (or the table has closed)."""
+        await self._doorbell.until_idle()
+        deal_at = self._next_deal_at
+        if deal_at is None:
+            return None
+        return max(0.0, deal_at - asyncio.get_running_loop().time())
+
     def update_settings(self, **changes: object) -> TableSettings:
         """Change this table's settings; blinds apply from the next hand."""
         self._lobby.settings = self._lobby.settings.with_changes(**changes)
@@ -263,12 +275,12 @@ class Table:
             while not self._doorbell.closing:
                 if not self._ready_to_deal():
                     deal_at = None
-                    await self._doorbell.wait()
+                    await self._park(None)
                     continue
                 if deal_at is None:
                     deal_at = loop.time() + pause
                 if not self._start_now and loop.time() < deal_at:
-                    await self._doorbell.wait(deal_at - loop.time())
+                    await self._park(deal_at)
                     continue
                 self._start_now = False
                 await self._turns.step(urgent=self._lobby.has_playing_person())
@@ -283,7 +295,15 @@ class Table:
         except TableClosing:
             pass
         finally:
+            self._next_deal_at = None
+            self._doorbell.finish()
             self._hands_played.set()
+
+    async def _park(self, deal_at: float | None) -> None:
+        """Wait for a request, or until the loop time ``deal_at`` (``None``: no deal due)."""
+        self._next_deal_at = deal_at
+        timeout = None if deal_at is None else deal_at - asyncio.get_running_loop().time()
+        await self._doorbell.park(timeout)
 
     def _count_bot_hand(self) -> None:
         """A hand was dealt: one fewer bots-only hand is wanted if it had no person."""
