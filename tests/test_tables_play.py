@@ -188,6 +188,25 @@ async def test_leaving_before_ones_turn_folds_when_the_turn_comes(tmp_path):
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
 
+async def test_leaving_before_ones_turn_folds_even_when_checking_is_free(tmp_path):
+    async with running_manager(tmp_path) as (manager, notifier, ledger):
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+        await manager.join(GUILD, CHANNEL, BOB, "Bob")
+        button, _ = await notifier.next_prompt()  # heads-up, the button acts first preflop
+        big_blind = BOB if button == ALICE else ALICE
+        assert await manager.leave(CHANNEL, big_blind) is None
+        notifier.auto_actions[button] = passive
+        await manager.act(CHANNEL, button, Action(ActionKind.CALL))  # the big blind may check
+        await eventually(lambda: len(notifier.outcomes) == 1)
+        outcome = notifier.outcomes[0]
+        assert outcome.boards == ((),) and outcome.shown == ()  # over before the flop
+        assert {result.user_id: result.net for result in outcome.results} == {
+            button: 20, big_blind: -20}
+        await eventually(lambda: manager.state(CHANNEL).seat_of(big_blind) is None)
+        assert await ledger.balance(GUILD, big_blind) == 10_000 - 20
+        await assert_chips_match_ledger(manager, ledger, CHANNEL)
+
+
 async def test_all_in_with_side_pots_through_the_runtime(tmp_path):
     async with running_manager(tmp_path, seed=3) as (manager, notifier, ledger):
         notifier.auto_actions.update({ALICE: shove, BOB: shove, CAROL: shove})

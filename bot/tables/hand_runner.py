@@ -181,7 +181,11 @@ class HandRunner:
         current, hand, user_id = self._current, self._current.require(), seat.user_id
         if user_id is None:
             raise RuntimeError(f"seat {seat.index} has no person")
-        if seat.leaving or seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_SITTING_OUT:
+        if seat.leaving:  # a player who left folds when their turn comes, as announced
+            async with self._lock:
+                self.apply(seat, Action(ActionKind.FOLD))
+            return
+        if seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_SITTING_OUT:
             async with self._lock:
                 self.apply(seat, _default_action(hand))
             return
@@ -285,6 +289,6 @@ class HandRunner:
 
 
 def _default_action(hand: Hand) -> Action:
-    """Check if possible, else fold: what a timeout or a departed player does."""
+    """Check if possible, else fold: what a turn that timed out does."""
     kind = ActionKind.CHECK if hand.legal_actions().can_check else ActionKind.FOLD
     return Action(kind)
