@@ -133,11 +133,10 @@ async def test_a_timeout_checks_or_folds_and_two_in_a_row_sit_the_player_out(tmp
         await eventually(lambda: manager.state(CHANNEL).seat_of(ALICE).sitting_out)
         told = notifier.messages_to(ALICE)
         assert "time ran out" in told[0] and "sitting out" in told[-1]
-        await eventually(lambda: not manager.state(CHANNEL).is_hand_running)
+        # No person playing: the runner waits for a request, with no deal due.
+        assert await manager.wait_until_idle(CHANNEL) is None
+        assert not manager.state(CHANNEL).is_hand_running
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
-        hands = len(notifier.outcomes)
-        await asyncio.sleep(0.1)
-        assert len(notifier.outcomes) == hands  # no person playing: no more hands
 
 
 async def test_acting_resets_the_timeout_count(tmp_path):
@@ -186,6 +185,25 @@ async def test_leaving_before_ones_turn_folds_when_the_turn_comes(tmp_path):
         await eventually(lambda: len(manager.state(CHANNEL).seats) == 1)
         assert manager.state(CHANNEL).seats[0].user_id == CAROL
         assert await ledger.balance(GUILD, waiting) == 10_000 - 10  # the small blind it posted
+        await assert_chips_match_ledger(manager, ledger, CHANNEL)
+
+
+async def test_leaving_before_ones_turn_folds_even_when_checking_is_free(tmp_path):
+    async with running_manager(tmp_path) as (manager, notifier, ledger):
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+        await manager.join(GUILD, CHANNEL, BOB, "Bob")
+        button, _ = await notifier.next_prompt()  # heads-up, the button acts first preflop
+        big_blind = BOB if button == ALICE else ALICE
+        assert await manager.leave(CHANNEL, big_blind) is None
+        notifier.auto_actions[button] = passive
+        await manager.act(CHANNEL, button, Action(ActionKind.CALL))  # the big blind may check
+        await eventually(lambda: len(notifier.outcomes) == 1)
+        outcome = notifier.outcomes[0]
+        assert outcome.boards == ((),) and outcome.shown == ()  # over before the flop
+        assert {result.user_id: result.net for result in outcome.results} == {
+            button: 20, big_blind: -20}
+        await eventually(lambda: manager.state(CHANNEL).seat_of(big_blind) is None)
+        assert await ledger.balance(GUILD, big_blind) == 10_000 - 20
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
 
@@ -292,7 +310,7 @@ async def test_start_hand_deals_at_once_instead_of_after_the_delay(tmp_path):
         with pytest.raises(NotEnoughPlayers):
             await manager.start_hand(CHANNEL)
         await manager.join(GUILD, CHANNEL, BOB, "Bob")
-        await asyncio.sleep(0.01)
+        assert await manager.wait_until_idle(CHANNEL) > 50  # the deal waits for the delay
         assert not manager.state(CHANNEL).is_hand_running
         await manager.start_hand(CHANNEL)
         await notifier.next_prompt()
@@ -360,8 +378,7 @@ async def test_a_person_who_leaves_as_the_hand_ends_is_not_told_they_are_out_of_
         notifier.auto_actions[ALICE] = passive
         await manager.join(GUILD, CHANNEL, ALICE, "Alice")
         await manager.add_bots(GUILD, CHANNEL, "calling")
-        await eventually(lambda: manager.state(CHANNEL) is None
-                         or manager.state(CHANNEL).seat_of(ALICE) is None)
-        await asyncio.sleep(0.05)
+        await eventually(lambda: manager.state(CHANNEL).seat_of(ALICE) is None)
+        assert await manager.wait_until_idle(CHANNEL) is None  # the bot alone waits
         assert not any("out of chips" in message for message in notifier.messages_to(ALICE))
         assert (await ledger.audit()).ok

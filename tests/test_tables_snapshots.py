@@ -8,25 +8,40 @@ from bot.tables.seats import Seat
 from bot.tables.snapshots import PotStates, SeatStates
 from engine.replay import apply_actions, hand_with_cards
 
-FACTS = ("Ann", 7, None, 100, 0, True, False, False, False, False, True, ())
+FACTS = dict(stack=100, bet=0, in_hand=True, folded=False, all_in=False, is_button=True,
+             shown_cards=())
+
+
+def ann(index=3):
+    return Seat(index, "Ann", 7, None, 100)
 
 
 def test_an_unchanged_seat_keeps_its_snapshot():
-    states = SeatStates()
-    assert states.state(3, FACTS) is states.state(3, tuple(FACTS))
+    states, seat = SeatStates(), ann()
+    assert states.state(seat, **FACTS) is states.state(seat, **dict(FACTS))
 
 
 def test_a_changed_seat_gets_a_new_snapshot_with_the_new_facts():
-    states = SeatStates()
-    before = states.state(3, FACTS)
-    after = states.state(3, (*FACTS[:4], 20, *FACTS[5:]))
+    states, seat = SeatStates(), ann()
+    before = states.state(seat, **FACTS)
+    after = states.state(seat, **{**FACTS, "bet": 20})
     assert after is not before and (before.bet, after.bet) == (0, 20)
     assert (after.seat, after.name, after.stack, after.is_button) == (3, "Ann", 100, True)
 
 
+def test_a_change_of_lobby_flags_or_of_the_person_in_the_seat_gets_a_new_snapshot():
+    states, seat = SeatStates(), ann()
+    before = states.state(seat, **FACTS)
+    seat.sitting_out = True
+    assert states.state(seat, **FACTS).sitting_out and not before.sitting_out
+    newcomer = Seat(3, "Bo", 8, Bot("easy", random.Random(1)), 100)
+    after = states.state(newcomer, **FACTS)
+    assert (after.name, after.user_id, after.bot_level) == ("Bo", 8, "easy")
+
+
 def test_seats_with_equal_facts_at_other_indexes_are_not_confused():
     states = SeatStates()
-    assert states.state(1, FACTS).seat == 1 and states.state(2, FACTS).seat == 2
+    assert states.state(ann(1), **FACTS).seat == 1 and states.state(ann(2), **FACTS).seat == 2
 
 
 def seats(count):

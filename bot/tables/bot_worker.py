@@ -20,7 +20,6 @@ import logging
 import multiprocessing
 import random
 from multiprocessing.connection import Connection
-from typing import Any
 
 from engine.actions import Action
 from engine.strategies import Strategy, make_strategy
@@ -61,7 +60,7 @@ def _serve(connection: Connection) -> None:
             continue
         request_id, view = argument
         try:
-            answer: tuple[bool, Any] = (True, strategy.decide(view, rng))
+            answer: tuple[bool, Action | str] = (True, strategy.decide(view, rng))
         except Exception as error:
             answer = (False, f"{type(error).__name__}: {error}")
         connection.send((request_id, answer))
@@ -90,7 +89,7 @@ class BotWorker:
     async def decide(self, bot_id: int, level: str, view: PlayerView) -> Action:
         """The bot's decision, made in the worker by its copy of the strategy."""
         request_id = next(self._request_ids)
-        answer = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = answer
         try:
             self._send(("decide", bot_id, level, (request_id, view)))
@@ -116,7 +115,7 @@ class BotWorker:
         """Stop the worker process; decisions still waiting fail."""
         self._stop(BotWorkerFailed("the bots' worker was closed"))
 
-    def _send(self, message: tuple[Any, ...]) -> None:
+    def _send(self, message: tuple[object, ...]) -> None:
         """Send a message; if the worker is gone, fail what waits for it (a new one starts on
         the next call)."""
         try:

@@ -11,10 +11,11 @@ import asyncio
 import logging
 import random
 from collections.abc import Sequence
-from typing import Any
 
+from bot.ledger import RecoveryReport
 from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NoTableHere, TableClosed
+from bot.tables.ledger_port import TableLedger
 from bot.tables.notifier import Notifier, TableState
 from bot.tables.pacing import StepPacer
 from bot.tables.settings import TableSettings
@@ -36,7 +37,7 @@ class TableManager:
 
     def __init__(
         self,
-        ledger: Any,
+        ledger: TableLedger,
         notifier: Notifier,
         *,
         rng: random.Random | None = None,
@@ -52,7 +53,7 @@ class TableManager:
         self._pacer = StepPacer()
         self._closed = False
 
-    async def start(self) -> Any:
+    async def start(self) -> RecoveryReport:
         """Run the ledger's recovery (hands cut short by a crash go back to their
         start-of-hand stacks) before any table opens; returns the ledger's report."""
         report = await self._ledger.recover()
@@ -128,6 +129,13 @@ class TableManager:
         they are settled: for demonstrations, simulations and benchmarks."""
         await self._table(channel_id).run_hands(count)
 
+    async def wait_until_idle(self, channel_id: int) -> float | None:
+        """Return once the channel's table has nothing to do but wait for a request or for its
+        next deal (no hand running, the last one's cash-outs and notices done): for tests and
+        demonstrations. Returns the seconds until the next deal, or ``None`` when no hand will
+        be dealt until a request changes the table."""
+        return await self._table(channel_id).wait_until_idle()
+
     # -- play --------------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action: Action) -> None:
@@ -167,14 +175,14 @@ class TableManager:
         stored = await self._ledger.guild_settings(guild_id)
         return TableSettings.from_mapping({**self._default_settings.to_mapping(), **stored})
 
-    async def update_guild_settings(self, guild_id: int, **changes: Any) -> TableSettings:
+    async def update_guild_settings(self, guild_id: int, **changes: object) -> TableSettings:
         """Change a server's defaults for tables opened from now on; raises
         ``InvalidSettings`` (saving nothing) for an unknown name or a bad value."""
         updated = (await self.guild_settings(guild_id)).with_changes(**changes)
         await self._ledger.save_guild_settings(guild_id, updated.to_mapping())
         return updated
 
-    async def update_table_settings(self, channel_id: int, **changes: Any) -> TableSettings:
+    async def update_table_settings(self, channel_id: int, **changes: object) -> TableSettings:
         """Change one table's settings; blinds and buy-ins apply from the next hand."""
         return self._table(channel_id).update_settings(**changes)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.ledger import PlayerKey
 from bot.tables.bots import Bot
 
-PlayerKey = int | str
-"""How the ledger names a seat holder: a person's user id, or a bot's name."""
+__all__ = ["PlayerKey", "Seat"]
 
 
 @dataclass(slots=True, eq=False)

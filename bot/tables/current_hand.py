@@ -1,0 +1,147 @@
+"""The hand a table is playing: the engine's ``Hand``, who was dealt in, and its turn facts.
+
+The runner deals and settles it, requests act on it, the public state reads it. It is kept
+after the hand ends (for the final state: the board, the cards shown) until the next deal.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.tables.errors import IllegalAction, NotYourTurn
+from bot.tables.seats import Seat
+from engine.actions import Action, ActionKind
+from engine.cards import Card
+from engine.hand import Hand, IllegalActionError
+
+
+class CurrentHand:
+    """The current (or last) hand of one table.
+
+    ``seats[p]`` is the seat that plays position ``p`` of the hand; ``positions`` maps a table
+    seat index back to its position. ``awaiting`` and ``deadline`` are set while a person's
+    turn is open; ``actions_taken`` counts every change of turn, so a waiting runner can tell
+    that someone acted.
+    """
+
+    __slots__ = (
+        "actions_taken",
+        "awaiting",
+        "button",
+        "deadline",
+        "hand",
+        "hand_id",
+        "last_action",
+        "number",
+        "positions",
+        "running",
+        "seats",
+        "started_at",
+    )
+
+    def __init__(self) -> None:
+        self.hand: Hand | None = None
+        """The engine's hand, or ``None`` before the first deal and after a refund."""
+        self.seats: list[Seat] = []
+        """The seats dealt in, by position in the hand."""
+        self.positions: dict[int, int] = {}
+        """Table seat index -> position in the hand."""
+        self.hand_id: int | None = None
+        """The ledger's id of the running hand (``None`` once settled or refunded)."""
+        self.number = 0
+        """The table's count of hands dealt (the current one included)."""
+        self.running = False
+        """True from the deal until the hand is settled or refunded."""
+        self.button: int | None = None
+        """The table seat index of the button in the current (or last) hand."""
+        self.started_at = datetime.now(UTC)
+        """When the current (or last) hand was dealt."""
+        self.awaiting: Seat | None = None
+        """The person whose turn is open, while it is."""
+        self.deadline: float | None = None
+        """When that turn ends (unix timestamp)."""
+        self.last_action: str | None = None
+        """The last action, as shown to everyone (``"Ann: raise 60"``)."""
+        self.actions_taken = 0
+        """Incremented by every action and run-it-twice choice."""
+
+    def begin(self, hand: Hand, seats: list[Seat], hand_id: int, button_position: int) -> None:
+        """A new hand was dealt to ``seats`` and recorded in the ledger as ``hand_id``."""
+        self.number += 1
+        self.hand, self.seats, self.hand_id, self.running = hand, seats, hand_id, True
+        self.positions = {seat.index: position for position, seat in enumerate(seats)}
+        self.button = seats[button_position].index
+        self.started_at = datetime.now(UTC)
+        self.last_action = None
+
+    def next_button(self, dealt: list[Seat]) -> int:
+        """The position (in ``dealt``) of the next button: the first seat clockwise after the
+        previous button, so the button moves every hand."""
+        if self.button is None:
+            return 0
+        return next((p for p, seat in enumerate(dealt) if seat.index > self.button), 0)
+
+    def require(self) -> Hand:
+        """The hand; ``RuntimeError`` when there is none."""
+        if self.hand is None:
+            raise RuntimeError("no hand is being played")
+        return self.hand
+
+    def position_of(self, seat: Seat) -> int | None:
+        """The seat's position in the current (or last) hand, if it was dealt in."""
+        position = self.positions.get(seat.index)
+        if position is None or self.seats[position] is not seat:
+            return None
+        return position
+
+    def is_dealt_in(self, seat: Seat) -> bool:
+        """True when the seat plays in the running hand."""
+        return self.running and self.position_of(seat) is not None
+
+    def hole_cards(self, seat: Seat) -> tuple[Card, ...] | None:
+        """The seat's cards in the running hand, or ``None``."""
+        position = self.position_of(seat)
+        if position is None or not self.running or self.hand is None:
+            return None
+        return self.hand.hole_cards(position)
+
+    def seat_to_act(self) -> Seat:
+        """The seat whose turn it is; ``RuntimeError`` when nobody is to act."""
+        position = self.require().to_act
+        if position is None:
+            raise RuntimeError("nobody is to act")
+        return self.seats[position]
+
+    def apply(self, seat: Seat, action: Action) -> None:
+        """Apply ``seat``'s action (the caller holds the table's lock).
+
+        Raises ``NotYourTurn`` unless ``seat`` is to act and ``IllegalAction`` when the rules
+        refuse the action; either way nothing changed.
+        """
+        hand = self.require()
+        position = hand.to_act
+        if position is None or self.seats[position] is not seat:
+            raise NotYourTurn()
+        try:
+            hand.act(position, action)
+        except IllegalActionError as error:
+            raise IllegalAction(f"You cannot do that: {error}.") from None
+        record = hand.history[-1]
+        text = f"{seat.name}: {record.kind}"
+        if record.kind is not ActionKind.FOLD and record.kind is not ActionKind.CHECK:
+            text += f" {record.to:,}" if record.kind is not ActionKind.CALL else \
+                f" {record.added:,}"
+        self.last_action = text + (" (all-in)" if record.is_all_in else "")
+        self.actions_taken += 1
+
+    def choose_run_it_twice(self, agree: bool) -> None:
+        """Record the answer to the run-it-twice question in the hand."""
+        self.require().choose_run_it_twice(agree)
+        self.last_action = "Running it twice" if agree else "Running it once"
+        self.actions_taken += 1
+
+    def end(self) -> None:
+        """The hand is over (settled or refunded): no hand id, no open turn."""
+        self.running = False
+        self.hand_id = None
+        self.awaiting = self.deadline = None

@@ -1,0 +1,294 @@
+"""Playing one hand at a table: deal, turns (bots after their thinking delay, people with a
+timer), the run-it-twice question, and the settlement in the ledger; a hand that fails on the
+way is refunded to its start-of-hand stacks.
+
+Chips: a seat's ``stack`` is its chips between hands. During a hand the engine's ``Hand`` holds
+the live stacks, and the seats' stacks change only when the ledger has settled the hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+
+from bot.tables.bot_worker import BotWorker, BotWorkerFailed
+from bot.tables.current_hand import CurrentHand
+from bot.tables.doorbell import Doorbell, TableClosing
+from bot.tables.ledger_port import TableLedger
+from bot.tables.lobby import Lobby
+from bot.tables.notifier import TurnPrompt
+from bot.tables.outbox import Outbox
+from bot.tables.pacing import TurnBudget
+from bot.tables.run_it_twice import RunItTwiceQuestion
+from bot.tables.seats import Seat
+from bot.tables.settlement import finished_result, hand_outcome, participants
+from bot.tables.snapshots import PublicState
+from engine.actions import Action, ActionKind
+from engine.cards import Deck
+from engine.hand import Hand
+from engine.history import format_hand_history
+
+log = logging.getLogger(__name__)
+
+TIMEOUTS_BEFORE_SITTING_OUT = 2
+"""Turns in a row a person may let run out before they are sat out."""
+
+
+class HandRunner:
+    """Plays the hands of one table, one at a time, for the table's runner task.
+
+    It shares the table's lock (held while a hand changes), its doorbell (rung by requests,
+    closing interrupts every wait) and its turn budget on the event loop. ``rng`` draws the
+    bots' thinking delays; ``deck_rng`` (tests) makes shuffles reproducible, and without it
+    the deck is shuffled with the OS CSPRNG.
+    """
+
+    def __init__(
+        self,
+        *,
+        lobby: Lobby,
+        current: CurrentHand,
+        public: PublicState,
+        ledger: TableLedger,
+        outbox: Outbox,
+        doorbell: Doorbell,
+        lock: asyncio.Lock,
+        turns: TurnBudget,
+        question: RunItTwiceQuestion,
+        rng: random.Random,
+        deck_rng: random.Random | None,
+        bot_worker: BotWorker | None,
+    ) -> None:
+        self._lobby = lobby
+        self._current = current
+        self._public = public
+        self._ledger = ledger
+        self._outbox = outbox
+        self._doorbell = doorbell
+        self._lock = lock
+        self._turns = turns
+        self._question = question
+        self._rng = rng
+        self._deck_rng = deck_rng
+        self._bot_worker = bot_worker
+
+    @property
+    def _channel_id(self) -> int:
+        return self._lobby.channel_id
+
+    async def play(self) -> bool:
+        """Deal, play and settle one hand; on any failure refund it. True if it settled.
+
+        Raises ``TableClosing`` (after refunding the hand) when the table closes meanwhile.
+        """
+        failed_bot: Seat | None = None
+        try:
+            await self._deal()
+            await self._send_hole_cards()
+            hand = self._current.require()
+            while not hand.is_over:
+                await self._turns.step(urgent=self._lobby.has_playing_person())
+                if hand.awaiting_run_it_twice:
+                    await self._run_it_twice(hand)
+                    continue
+                seat = self._current.seat_to_act()
+                if seat.is_bot:
+                    failed_bot = seat
+                    await self._bot_turn(seat)
+                    failed_bot = None
+                else:
+                    await self._person_turn(seat)
+            await self._settle()
+            return True
+        except TableClosing:
+            await self._refund()
+            raise
+        except Exception as error:
+            log.exception("table %s: hand %s failed; refunding it", self._channel_id,
+                          self._current.number)
+            if failed_bot is not None and not isinstance(error, BotWorkerFailed):
+                failed_bot.sitting_out = True
+            await self._refund()
+            self._doorbell.check()
+            await self._tell_cancelled()
+            return False
+
+    async def publish(self) -> None:
+        """Show the table's public state now."""
+        await self._outbox.table_changed(self._public.state())
+
+    def apply(self, seat: Seat, action: Action) -> None:
+        """Apply ``seat``'s action to the hand and wake the runner (the caller holds the
+        lock); ``NotYourTurn`` or ``IllegalAction`` when refused."""
+        self._current.apply(seat, action)
+        self._doorbell.ring()
+
+    # -- the hand ----------------------------------------------------------------------------
+
+    async def _deal(self) -> None:
+        current = self._current
+        async with self._lock:
+            self._doorbell.check()
+            dealt = self._lobby.dealable()
+            if len(dealt) < 2:
+                raise RuntimeError("fewer than two players can be dealt in")
+            button = current.next_button(dealt)
+            settings = self._lobby.settings
+            hand = Hand(
+                [seat.stack for seat in dealt], button, settings.small_blind,
+                settings.big_blind, settings.ante,
+                Deck(self._deck_rng) if self._deck_rng is not None else None,
+                offer_run_it_twice=True,
+            )
+            hand_id = await self._ledger.begin_hand(
+                self._lobby.guild_id, self._channel_id, current.number + 1,
+                {seat.key: seat.stack for seat in dealt})
+            current.begin(hand, dealt, hand_id, button)
+
+    async def _send_hole_cards(self) -> None:
+        await self._next_turn()  # after the ledger's answer, which woke many tables at once
+        hand = self._current.require()
+        state = self._public.state()
+        await self._outbox.table_changed(state)
+        for position, seat in enumerate(self._current.seats):
+            if seat.user_id is not None:
+                await self._outbox.hole_cards(state, seat.user_id, hand.hole_cards(position))
+
+    async def _bot_turn(self, seat: Seat) -> None:
+        hand, bot = self._current.require(), seat.bot
+        if bot is None:
+            raise RuntimeError(f"seat {seat.index} has no bot")
+        settings = self._lobby.settings
+        delay = self._rng.uniform(settings.bot_delay_min, settings.bot_delay_max)
+        if delay > 0:
+            await self.publish()
+            await self._doorbell.sleep(delay)
+        if seat.leaving:
+            action = Action(ActionKind.FOLD)
+        else:
+            view = hand.view(hand.to_act)
+            elsewhere = self._bot_worker is not None and bot.simulates(view)
+            action = await bot.decide(view, self._bot_worker)
+            if elsewhere:
+                await self._next_turn()
+        self._doorbell.check()
+        async with self._lock:
+            self.apply(seat, action)
+
+    async def _person_turn(self, seat: Seat) -> None:
+        current, hand, user_id = self._current, self._current.require(), seat.user_id
+        if user_id is None:
+            raise RuntimeError(f"seat {seat.index} has no person")
+        if seat.leaving:  # a player who left folds when their turn comes, as announced
+            async with self._lock:
+                self.apply(seat, Action(ActionKind.FOLD))
+            return
+        if seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_SITTING_OUT:
+            async with self._lock:
+                self.apply(seat, _default_action(hand))
+            return
+        loop = asyncio.get_running_loop()
+        timeout = self._lobby.settings.turn_timeout
+        turn = current.actions_taken
+        ends_at = loop.time() + timeout
+        deadline = time.time() + timeout
+        current.awaiting, current.deadline = seat, deadline
+        try:
+            state = self._public.state()
+            prompt = TurnPrompt(seat=seat.index, legal=hand.legal_actions(), deadline=deadline,
+                                pot_total=hand.pot_total)
+            await self._outbox.table_changed(state)
+            await self._outbox.your_turn(state, user_id, prompt)
+            while current.actions_taken == turn and loop.time() < ends_at:
+                await self._doorbell.wait(ends_at - loop.time())
+            async with self._lock:
+                timed_out = current.actions_taken == turn
+                if timed_out:
+                    self._time_out(seat, hand)
+        finally:
+            current.awaiting, current.deadline = None, None
+        if timed_out:
+            await self._tell_timeout(seat, user_id)
+
+    def _time_out(self, seat: Seat, hand: Hand) -> None:
+        self.apply(seat, _default_action(hand))
+        seat.timeouts_in_a_row += 1
+        if seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_SITTING_OUT:
+            seat.sitting_out = True
+
+    async def _tell_timeout(self, seat: Seat, user_id: int) -> None:
+        if seat.sitting_out:
+            message = ("Your time ran out twice in a row, so you are sitting out. "
+                       "Sit in again to play.")
+        else:
+            message = "Your time ran out, so you checked or folded."
+        await self._outbox.tell(user_id, message)
+
+    async def _run_it_twice(self, hand: Hand) -> None:
+        live = [seat for position, seat in enumerate(self._current.seats)
+                if not hand.folded[position]]
+        agree = await self._question.ask(live, self._lobby.settings.run_it_twice_timeout)
+        async with self._lock:
+            self._current.choose_run_it_twice(agree)
+
+    async def _settle(self) -> None:
+        current = self._current
+        hand, seats, hand_id = current.require(), current.seats, current.hand_id
+        if hand_id is None:
+            raise RuntimeError("the hand has no ledger id")
+        history = format_hand_history(
+            hand, hand_id=hand_id, table_name=f"#{self._channel_id}",
+            player_names=[seat.name for seat in seats], started_at=current.started_at)
+        async with self._lock:
+            result = finished_result(hand)
+            await self._ledger.settle_hand(
+                hand_id,
+                {seat.key: result.final_stacks[position] for position, seat in enumerate(seats)},
+                participants(hand, seats),
+                history,
+            )
+            for position, seat in enumerate(seats):
+                seat.stack = result.final_stacks[position]
+            current.end()
+            outcome = hand_outcome(hand, seats, current.number, hand_id, history)
+        await self._next_turn()
+        await self._outbox.hand_finished(self._public.state(), outcome)
+        for position, seat in enumerate(seats):
+            if seat.bot is not None and seat.bot.learns:
+                try:
+                    seat.bot.hand_finished(hand.view(position), self._bot_worker)
+                except Exception:
+                    log.exception("table %s: bot %s failed to review the hand",
+                                  self._channel_id, seat.name)
+
+    async def _refund(self) -> None:
+        hand_id = self._current.hand_id
+        self._current.end()
+        if hand_id is not None:
+            try:
+                await self._ledger.refund_hand(hand_id)
+            except Exception:
+                log.exception("table %s: refunding hand %s failed", self._channel_id, hand_id)
+        self._current.hand = None
+
+    async def _tell_cancelled(self) -> None:
+        for seat in self._current.seats:
+            if seat.user_id is not None:
+                await self._outbox.tell(
+                    seat.user_id,
+                    "Something went wrong at the table, so this hand was cancelled and "
+                    "everyone's chips are back to where they were when it started.")
+
+    async def _next_turn(self) -> None:
+        """Queue for a new turn after waiting on the ledger or the bots' worker, whose answers
+        wake many tables at once."""
+        self._turns.end()
+        await self._turns.step(urgent=self._lobby.has_playing_person())
+
+
+def _default_action(hand: Hand) -> Action:
+    """Check if possible, else fold: what a turn that timed out does."""
+    kind = ActionKind.CHECK if hand.legal_actions().can_check else ActionKind.FOLD
+    return Action(kind)

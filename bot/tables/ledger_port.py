@@ -1,0 +1,74 @@
+"""What the table runtime needs from the chip ledger, as a typed Protocol.
+
+The runtime calls exactly these methods and nothing else; ``bot.ledger.Ledger`` (either
+backend) implements them, and a test may pass anything that does. Every method is one
+transaction: it either happens completely or raises and changes nothing. A refusal is a
+``HoldemError`` (``LedgerError``) whose message is for the person who asked; any other
+exception is a fault of the ledger itself (the database is locked, read-only or gone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from bot.ledger import HandParticipant, PlayerKey, RecoveryReport
+
+
+class TableLedger(Protocol):
+    """The chip ledger as the table runtime uses it.
+
+    ``table_id`` is the table's channel id; ``player`` is a person's user id or a bot's name
+    (``PlayerKey``). Chips at a table are held in escrow, one account per seat holder.
+    """
+
+    async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:
+        """Create the person on first use (with the starting grant), refresh the display name,
+        and return their balance."""
+        ...
+
+    async def buy_in(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
+        """Move ``amount`` from the player's balance (a bot's from the house) into their
+        escrow at the table; returns the stack."""
+        ...
+
+    async def top_up(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
+        """Add ``amount`` from the balance to a stack that holds chips; returns the stack."""
+        ...
+
+    async def cash_out(self, guild_id: int, table_id: int, player: PlayerKey) -> int:
+        """Return the player's whole stack at the table to their balance; returns the amount."""
+        ...
+
+    async def begin_hand(
+        self, guild_id: int, table_id: int, hand_number: int, stacks: Mapping[PlayerKey, int]
+    ) -> int:
+        """Record the start-of-hand stacks (each must equal the player's escrow) and return
+        the new hand's id."""
+        ...
+
+    async def settle_hand(
+        self,
+        hand_id: int,
+        final_stacks: Mapping[PlayerKey, int],
+        participants: Sequence[HandParticipant],
+        history_text: str,
+    ) -> None:
+        """Finish the hand: escrow becomes the final stacks, results and history recorded."""
+        ...
+
+    async def refund_hand(self, hand_id: int) -> None:
+        """Abort the hand: its players keep their start-of-hand stacks."""
+        ...
+
+    async def recover(self) -> RecoveryReport:
+        """Start-up repair: close hands cut short by a crash, return idle escrow."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> Mapping[str, object]:
+        """The table defaults a server saved (empty when none)."""
+        ...
+
+    async def save_guild_settings(self, guild_id: int, settings: Mapping[str, object]) -> None:
+        """Replace a server's saved table defaults."""
+        ...
