@@ -47,6 +47,17 @@ class TableFull(TableError):
         self.max_seats = max_seats
 
 
+class TooManyBots(TableError):
+    """Seating the bots asked for would take seats the table keeps for people."""
+
+    def __init__(self, limit: int, seated: int) -> None:
+        super().__init__(
+            f"This table seats at most {limit} bots ({seated} seated now); a server manager "
+            "can change that with /settings max_bots.")
+        self.limit = limit
+        self.seated = seated
+
+
 class NotYourTurn(TableError):
     """Someone else is to act, or no action is awaited (also what a second click gets)."""
 

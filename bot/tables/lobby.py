@@ -16,7 +16,7 @@ from bot.errors import InvalidAmount, NotEnoughChips, NotSeated
 from bot.ledger import LedgerError
 from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import Bot
-from bot.tables.errors import AlreadySeated, TableFull, UnknownBot
+from bot.tables.errors import AlreadySeated, TableFull, TooManyBots, UnknownBot
 from bot.tables.ledger_port import TableLedger
 from bot.tables.seats import Seat
 from bot.tables.settings import TableSettings
@@ -118,12 +118,16 @@ class Lobby:
 
     async def seat_bots(self, level: str, count: int) -> list[str]:
         """Seat ``count`` bots of ``level`` (a registry name), bought in by the house; returns
-        their names. ``TableFull`` or ``InvalidAmount`` when they do not fit."""
+        their names. ``TableFull`` or ``InvalidAmount`` when they do not fit, ``TooManyBots``
+        when they would pass the table's bot limit."""
         free = self.settings.max_seats - len(self._seats)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= free:
             if free == 0:
                 raise TableFull(self.settings.max_seats)
             raise InvalidAmount.out_of_range("number of bots", count, 1, free)
+        seated = sum(seat.is_bot for seat in self._seats.values())
+        if seated + count > self.settings.bot_limit:
+            raise TooManyBots(self.settings.bot_limit, seated)
         names: list[str] = []
         for _ in range(count):
             name = pick_bot_name(level, [seat.name for seat in self._seats.values()], self._rng)

@@ -38,7 +38,7 @@ class TableSettings:
     default_buy_in_bb: int = 100
     max_seats: int = 9
     max_bots: int | None = None
-    """Bots a table may seat; ``None`` leaves two seats for people (``bot_limit``)."""
+    """Bots a table may seat; ``None`` leaves two seats for people (see ``bot_limit``)."""
     turn_timeout: float = 45.0
     next_hand_delay: float = 5.0
     bot_delay_min: float = 1.0
@@ -143,8 +143,9 @@ class TableSettings:
 
     @property
     def bot_limit(self) -> int:
-        """How many bots the table may seat: ``max_bots``, or all seats but two."""
-        return self.max_bots if self.max_bots is not None else max(self.max_seats - 2, 0)
+        """How many bots the table may seat: ``max_bots``, or all seats but two (but one bot
+        at a heads-up table, for a person to play against)."""
+        return self.max_bots if self.max_bots is not None else max(self.max_seats - 2, 1)
 
     @property
     def blinds_text(self) -> str:

@@ -32,7 +32,8 @@ def test_a_default_buy_in_given_with_the_range_is_kept_or_refused():
 def test_bots_leave_two_seats_for_people_unless_the_server_sets_a_limit():
     assert TableSettings().bot_limit == 7
     assert TableSettings(max_seats=6).bot_limit == 4
-    assert TableSettings(max_seats=2).bot_limit == 0
+    assert TableSettings(max_seats=3).bot_limit == 1
+    assert TableSettings(max_seats=2).bot_limit == 1  # heads-up against a bot
     assert TableSettings().with_changes(max_bots=8).bot_limit == 8
 
 
