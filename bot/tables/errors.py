@@ -58,6 +58,14 @@ class TooManyBots(TableError):
         self.seated = seated
 
 
+class TableMovedOn(TableError):
+    """An answer for a turn (or hand) that is over: a double click, or an old button or form."""
+
+    def __init__(self) -> None:
+        super().__init__("The table has moved on since that was shown; use the buttons on the "
+                         "latest table message.")
+
+
 class NotYourTurn(TableError):
     """Someone else is to act, or no action is awaited (also what a second click gets)."""
 

@@ -18,7 +18,7 @@ from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
 from bot.tables.ledger_port import TableLedger
 from bot.tables.lobby import Lobby
-from bot.tables.notifier import TurnPrompt
+from bot.tables.notifier import Turn, TurnPrompt
 from bot.tables.outbox import Outbox
 from bot.tables.pacing import TurnBudget
 from bot.tables.run_it_twice import RunItTwiceQuestion
@@ -198,7 +198,7 @@ class HandRunner:
         try:
             state = self._public.state()
             prompt = TurnPrompt(seat=seat.index, legal=hand.legal_actions(), deadline=deadline,
-                                pot_total=hand.pot_total)
+                                pot_total=hand.pot_total, turn=Turn(current.number, turn))
             await self._outbox.table_changed(state)
             await self._outbox.your_turn(state, user_id, prompt)
             while current.actions_taken == turn and loop.time() < ends_at:

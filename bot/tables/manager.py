@@ -16,7 +16,7 @@ from bot.ledger import RecoveryReport
 from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NoTableHere, TableClosed
 from bot.tables.ledger_port import TableLedger
-from bot.tables.notifier import Notifier, TableState
+from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.pacing import StepPacer
 from bot.tables.settings import TableSettings
 from bot.tables.table import Table
@@ -138,14 +138,20 @@ class TableManager:
 
     # -- play --------------------------------------------------------------------------------
 
-    async def act(self, channel_id: int, user_id: int, action: Action) -> None:
+    async def act(
+        self, channel_id: int, user_id: int, action: Action, turn: Turn | None = None
+    ) -> None:
         """Take a person's action. Raises ``NotYourTurn`` unless they are the player to act
-        (a second click gets it too) and ``IllegalAction`` when the engine refuses it."""
-        await self._table(channel_id).act(user_id, action)
+        and ``IllegalAction`` when the engine refuses it. ``turn`` (from a button or form)
+        must be the open turn, else ``TableMovedOn``: a double click applies once."""
+        await self._table(channel_id).act(user_id, action, turn)
 
-    async def answer_run_it_twice(self, channel_id: int, user_id: int, agree: bool) -> None:
-        """Answer the run-it-twice question; one "no" (or the deadline) means run once."""
-        await self._table(channel_id).answer_run_it_twice(user_id, agree)
+    async def answer_run_it_twice(
+        self, channel_id: int, user_id: int, agree: bool, hand: int | None = None
+    ) -> None:
+        """Answer the run-it-twice question (asked in ``hand``, if given); one "no" (or the
+        deadline) means run once."""
+        await self._table(channel_id).answer_run_it_twice(user_id, agree, hand)
 
     # -- reading -----------------------------------------------------------------------------
 

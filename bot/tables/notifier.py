@@ -95,6 +95,20 @@ class TableState:
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """Names one turn at a table: the hand's number and how many actions (and run-it-twice
+    choices) came before it in that hand.
+
+    A button or form shown for a turn carries it, so an answer meant for a turn that is over
+    (a double click, a stale button, a form opened in an earlier hand) is refused instead of
+    being applied to whatever turn is open now.
+    """
+
+    hand: int
+    action: int
+
+
+@dataclass(frozen=True, slots=True)
 class TurnPrompt:
     """A person's turn: what they may do (with amounts) and until when (unix timestamp).
 
@@ -105,6 +119,7 @@ class TurnPrompt:
     legal: LegalActions
     deadline: float
     pot_total: int
+    turn: Turn
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,11 +30,11 @@ from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import check_level
 from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
-from bot.tables.errors import NotEnoughPlayers, NotYourTurn, TableClosed
+from bot.tables.errors import NotEnoughPlayers, NotYourTurn, TableClosed, TableMovedOn
 from bot.tables.hand_runner import HandRunner
 from bot.tables.ledger_port import TableLedger
 from bot.tables.lobby import Lobby
-from bot.tables.notifier import Notifier, TableState
+from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.outbox import Outbox
 from bot.tables.pacing import StepPacer, TurnBudget
 from bot.tables.run_it_twice import RunItTwiceQuestion
@@ -240,18 +240,26 @@ class Table:
 
     # -- play --------------------------------------------------------------------------------
 
-    async def act(self, user_id: int, action: Action) -> None:
-        """Apply the action of the person whose turn it is."""
+    async def act(self, user_id: int, action: Action, turn: Turn | None = None) -> None:
+        """Apply the action of the person whose turn it is; with ``turn`` (what a button or form
+        was shown for) only while that turn is open, else ``TableMovedOn``."""
         async with self._lock:
+            current = self._current
+            if turn is not None and turn != Turn(current.number, current.actions_taken):
+                raise TableMovedOn()
             seat = self._lobby.seat_of(user_id)
             if seat is None or self._current.awaiting is not seat:
                 raise NotYourTurn()
             self._runner.apply(seat, action)
             seat.timeouts_in_a_row = 0
 
-    async def answer_run_it_twice(self, user_id: int, agree: bool) -> None:
-        """Record a person's run-it-twice answer."""
+    async def answer_run_it_twice(self, user_id: int, agree: bool,
+                                  hand: int | None = None) -> None:
+        """Record a person's run-it-twice answer; with ``hand`` (the hand the question was asked
+        in) only during that hand, else ``TableMovedOn``."""
         async with self._lock:
+            if hand is not None and hand != self._current.number:
+                raise TableMovedOn()
             self._question.answer(user_id, agree)
 
     # -- reading -----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from bot.discord_ui.views.table_controls import (
     POT_ID,
     TableControls,
 )
-from bot.tables.notifier import TurnPrompt
+from bot.tables.notifier import Turn, TurnPrompt
 from engine.actions import LegalActions
 from tests.discord_ui.test_embeds import state
 
@@ -23,7 +23,8 @@ def buttons(view: TableControls) -> dict[str, tuple[str, bool]]:
 def facing_a_bet() -> TurnPrompt:
     legal = LegalActions(seat=0, can_fold=True, can_check=False, can_call=True, call_amount=40,
                          can_bet=False, can_raise=True, min_to=80, max_to=1_500, stack=1_500)
-    return TurnPrompt(seat=0, legal=legal, deadline=1_800_000_000.4, pot_total=300)
+    return TurnPrompt(seat=0, legal=legal, deadline=1_800_000_000.4, pot_total=300,
+                      turn=Turn(1, 0))
 
 
 async def test_every_button_has_a_stable_custom_id():
@@ -53,7 +54,7 @@ async def test_facing_a_bet_the_buttons_say_call_and_raise_with_amounts():
 async def test_buttons_that_are_not_legal_are_disabled():
     legal = LegalActions(seat=0, can_fold=True, can_check=False, can_call=True, call_amount=500,
                          can_bet=False, can_raise=False, min_to=0, max_to=0, stack=500)
-    prompt = TurnPrompt(seat=0, legal=legal, deadline=0.0, pot_total=1_000)
+    prompt = TurnPrompt(seat=0, legal=legal, deadline=0.0, pot_total=1_000, turn=Turn(1, 0))
     drawn = buttons(TableControls(state(), prompt))
     for custom_id in (BET_RAISE_ID, MIN_ID, HALF_POT_ID, POT_ID):
         assert drawn[custom_id][1] is True

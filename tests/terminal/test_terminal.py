@@ -24,6 +24,7 @@ from bot.tables.notifier import (
     PotState,
     ShownHand,
     TableState,
+    Turn,
     TurnPrompt,
 )
 from bot.tables.settings import TableSettings
@@ -348,7 +349,8 @@ async def answer(script: str, request: Request, manager: RecordingManager) -> st
 
 
 def my_turn() -> TurnRequest:
-    return TurnRequest(table(), TurnPrompt(0, legal(), 0.0, 380))
+    prompt = TurnPrompt(seat=0, legal=legal(), deadline=0.0, pot_total=380, turn=Turn(1, 0))
+    return TurnRequest(table(), prompt)
 
 
 async def test_bad_choices_and_amounts_are_explained_and_asked_again() -> None:
