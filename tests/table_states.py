@@ -22,9 +22,9 @@ def table_state(**fields: object) -> TableState:
     ``boards``, ``pot_total`` and ``button_seat`` follow from the board, pots and seats unless
     given."""
     values: dict[str, object] = dict(
-        guild_id=1, channel_id=2, hand_number=1, is_hand_running=True, street=Street.FLOP,
-        board="", pots=(), seats=(), to_act_seat=0, to_act_deadline=None, last_action="",
-        small_blind=10, big_blind=20, ante=0, max_seats=9)
+        guild_id=1, channel_id=2, hand_number=1, hand_id=1, is_hand_running=True,
+        street=Street.FLOP, board="", pots=(), seats=(), to_act_seat=0, to_act_deadline=None,
+        last_action="", small_blind=10, big_blind=20, ante=0, max_seats=9)
     values.update(fields)
     if isinstance(values["board"], str):
         values["board"] = tuple(parse_cards(values["board"]))

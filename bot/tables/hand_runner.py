@@ -198,7 +198,7 @@ class HandRunner:
         try:
             state = self._public.state()
             prompt = TurnPrompt(seat=seat.index, legal=hand.legal_actions(), deadline=deadline,
-                                pot_total=hand.pot_total, turn=Turn(current.number, turn))
+                                pot_total=hand.pot_total, turn=Turn(current.hand_id or 0, turn))
             await self._outbox.table_changed(state)
             await self._outbox.your_turn(state, user_id, prompt)
             while current.actions_taken == turn and loop.time() < ends_at:

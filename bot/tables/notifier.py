@@ -66,6 +66,9 @@ class TableState:
     guild_id: int
     channel_id: int
     hand_number: int
+    hand_id: int | None
+    """The ledger's id of the running hand (``None`` between hands): what a question or button
+    about this hand names, since it stays unique across tables and restarts."""
     is_hand_running: bool
     street: Street | None
     board: tuple[Card, ...]
@@ -96,12 +99,12 @@ class TableState:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """Names one turn at a table: the hand's number and how many actions (and run-it-twice
-    choices) came before it in that hand.
+    """Names one turn: the hand's id in the ledger (unique across tables and restarts) and how
+    many actions (and run-it-twice choices) came before it in that hand.
 
     A button or form shown for a turn carries it, so an answer meant for a turn that is over
-    (a double click, a stale button, a form opened in an earlier hand) is refused instead of
-    being applied to whatever turn is open now.
+    (a double click, a stale button, a form opened in an earlier hand or before a restart) is
+    refused instead of being applied to whatever turn is open now.
     """
 
     hand: int

@@ -245,7 +245,7 @@ class Table:
         was shown for) only while that turn is open, else ``TableMovedOn``."""
         async with self._lock:
             current = self._current
-            if turn is not None and turn != Turn(current.number, current.actions_taken):
+            if turn is not None and turn != Turn(current.hand_id or 0, current.actions_taken):
                 raise TableMovedOn()
             seat = self._lobby.seat_of(user_id)
             if seat is None or self._current.awaiting is not seat:
@@ -255,10 +255,10 @@ class Table:
 
     async def answer_run_it_twice(self, user_id: int, agree: bool,
                                   hand: int | None = None) -> None:
-        """Record a person's run-it-twice answer; with ``hand`` (the hand the question was asked
-        in) only during that hand, else ``TableMovedOn``."""
+        """Record a person's run-it-twice answer; with ``hand`` (the ledger's id of the hand the
+        question was asked in) only during that hand, else ``TableMovedOn``."""
         async with self._lock:
-            if hand is not None and hand != self._current.number:
+            if hand is not None and hand != self._current.hand_id:
                 raise TableMovedOn()
             self._question.answer(user_id, agree)
 

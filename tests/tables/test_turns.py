@@ -51,7 +51,7 @@ async def test_an_answer_from_an_earlier_hand_is_refused_in_the_next(tmp_path):
         user, old = await notifier.next_prompt()
         await manager.act(CHANNEL, user, Action(ActionKind.FOLD), old.turn)
         user, new = await notifier.next_prompt()
-        assert new.turn.hand == old.turn.hand + 1
+        assert new.turn.hand != old.turn.hand
         with pytest.raises(TableMovedOn):
             await manager.act(CHANNEL, user, Action(ActionKind.RAISE, 100), old.turn)
         with pytest.raises(TableMovedOn):
