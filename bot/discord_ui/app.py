@@ -19,8 +19,10 @@ from discord.ext import commands
 from bot.discord_ui.live_table import TableRenderer
 from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, CardsRenderer, DiscordNotifier
 from bot.discord_ui.tree import HoldemCommandTree
-from bot.discord_ui.views.run_it_twice import RunItTwiceButtons
-from bot.discord_ui.views.table_controls import TableControls
+from bot.discord_ui.views.amount_form import answer_form
+from bot.discord_ui.views.outdated import OutdatedButton
+from bot.discord_ui.views.run_it_twice import RunItTwiceButton
+from bot.discord_ui.views.table_controls import MyCardsButton, TurnButton
 from bot.ledger import Ledger
 from bot.render import render_cards, render_table
 from bot.settings import Settings
@@ -109,8 +111,7 @@ class HoldemBot(commands.Bot):
         await self.tables.start()
         for extension in COGS:
             await self.load_extension(extension)
-        self.add_view(TableControls())
-        self.add_view(RunItTwiceButtons())
+        self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
         if self.options.sync_commands:
             await self._sync_commands()
 
@@ -124,6 +125,12 @@ class HoldemBot(commands.Bot):
         self.tree.copy_global_to(guild=guild)
         synced = await self.tree.sync(guild=guild)
         log.info("synced %d commands to server %s", len(synced), guild_id)
+
+    async def on_interaction(self, interaction: discord.Interaction[HoldemBot]) -> None:
+        """Forms are answered here, not by kept ``Modal`` objects, so that one opened before a
+        restart is answered too (see ``views.amount_form``)."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            await answer_form(interaction)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))

@@ -21,7 +21,7 @@ import discord
 
 from bot.discord_ui.embeds import hole_cards_text
 from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
-from bot.discord_ui.views.run_it_twice import RunItTwiceButtons
+from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from engine.cards import Card
 
@@ -125,7 +125,7 @@ class DiscordNotifier:
         question = await channel.send(
             f"{mentions}: you are all-in. Run the rest of the board twice? "
             f"Everyone must agree; the question closes <t:{int(deadline)}:R>.",
-            view=RunItTwiceButtons(),
+            view=RunItTwiceQuestion(state.hand_id or 0),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         self._run_twice_questions.setdefault(state.channel_id, []).append(question)

@@ -12,37 +12,44 @@ import discord
 from bot.discord_ui.embeds import chips, hole_cards_text
 from bot.discord_ui.replies import reply, within_deadline
 from bot.discord_ui.services import table_services
-from bot.tables.errors import NotYourTurn
-from bot.tables.notifier import TableState, TurnPrompt
+from bot.tables.errors import NotYourTurn, TableMovedOn
+from bot.tables.notifier import TableState, Turn, TurnPrompt
 from engine.actions import Action, ActionKind
 
 
 def current_turn(
-    interaction: discord.Interaction[discord.Client],
+    interaction: discord.Interaction[discord.Client], shown_for: Turn | None = None,
 ) -> tuple[TableState, TurnPrompt]:
-    """The table state and the turn prompt of the person behind ``interaction``; raises
-    ``NotYourTurn`` when they are not the player to act in this channel."""
+    """The table state and the turn prompt of the person behind ``interaction``.
+
+    Raises ``TableMovedOn`` when ``shown_for`` (the turn a button or form names) is not the
+    open turn, and ``NotYourTurn`` when the person is not the player to act in this channel.
+    """
     bot = table_services(interaction)
     channel_id = interaction.channel_id or 0
     turn = bot.notifier.turn(channel_id)
     state = bot.tables.state(channel_id)
+    if shown_for is not None and (turn is None or turn[1].turn != shown_for):
+        raise TableMovedOn()
     if turn is None or state is None or turn[0] != interaction.user.id:
         raise NotYourTurn()
     return state, turn[1]
 
 
 async def act(interaction: discord.Interaction[discord.Client], action: Action, *,
-              confirm: bool) -> None:
+              confirm: bool, turn: Turn | None = None) -> None:
     """Take ``action`` for the person behind ``interaction`` through the table runtime.
 
     Buttons and the amount modal are acknowledged silently (the table message shows the
     action); slash commands get a short ephemeral confirmation (``confirm``). Private notes
-    waiting for the person ride along in the same answer. Raises the runtime's refusals
-    (``NotYourTurn``, ``IllegalAction``) for the error handler to show.
+    waiting for the person ride along in the same answer. ``turn`` is the turn a button or
+    form was shown for (slash commands act on the open turn). Raises the runtime's refusals
+    (``NotYourTurn``, ``TableMovedOn``, ``IllegalAction``) for the error handler to show.
     """
     bot = table_services(interaction)
     channel_id = interaction.channel_id or 0
-    await within_deadline(interaction, bot.tables.act(channel_id, interaction.user.id, action))
+    await within_deadline(interaction,
+                          bot.tables.act(channel_id, interaction.user.id, action, turn))
     lines = [f"You {describe(action)}."] if confirm else []
     lines += bot.notifier.take_notices(interaction.user.id)
     if lines:

@@ -9,11 +9,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.discord_ui.app import BotOptions, HoldemBot, create_bot
-from bot.discord_ui.views.table_controls import CHECK_CALL_ID, FOLD_ID
 from bot.settings import Settings
 from bot.tables.settings import TableSettings
 from engine.cards import Card, pretty_card
 from tests.fake_discord import FakeDiscord, InteractionRecord, StoredMessage
+
+
+def control(message: StoredMessage, *actions: str) -> str:
+    """The custom id of the message's button for one of ``actions`` (``fold``, ``check``,
+    ``call``, ``bet``, ``allin``, ``min``, ``half_pot``, ``pot``, ``my_cards``,
+    ``run_twice``): the ids name their turn, so tests find them by action."""
+    found = [custom_id for custom_id in message.custom_ids()
+             if custom_id.split(":")[1] in actions]
+    assert len(found) == 1, (actions, message.custom_ids())
+    return found[0]
+
 
 # Hands start only on /start (no automatic next hand during a test); turns never time out.
 TEST_TABLE = TableSettings.instant(next_hand_delay=600.0, turn_timeout=60.0)
@@ -55,7 +65,8 @@ class Club:
         once it shows the table's latest state."""
         await bot.notifier.flush()
         messages = [message for message in self.fake.channel_messages(self.channel)
-                    if FOLD_ID in message.custom_ids()]
+                    if any(custom_id.startswith("holdem:fold:")
+                           for custom_id in message.custom_ids())]
         assert messages, "no table message in the channel"
         return messages[-1]
 
@@ -109,7 +120,7 @@ async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool) -> in
             assert answer.ephemeral and answer.content.startswith("You ")
         else:
             message = await club.table_message(bot)
-            answer = await club.fake.click(user, message.id, CHECK_CALL_ID)
+            answer = await club.fake.click(user, message.id, control(message, "check", "call"))
             assert answer.deferred
         actions += 1
     return actions

@@ -13,18 +13,12 @@ import pytest
 
 from bot.discord_ui import replies as interaction_reply
 from bot.discord_ui.error_replies import APOLOGY
-from bot.discord_ui.views.run_it_twice import YES_ID as RUN_TWICE_ID
-from bot.discord_ui.views.table_controls import (
-    ALL_IN_ID,
-    BET_RAISE_ID,
-    CHECK_CALL_ID,
-    FOLD_ID,
-    MY_CARDS_ID,
-)
+from bot.discord_ui.views.table_controls import MY_CARDS_ID
 from engine.cards import card_str, pretty_card
 from tests.discord_ui.club import (
     Club,
     cards_in,
+    control,
     expect_refusal,
     play_to_showdown,
     seat_two_and_a_bot,
@@ -183,14 +177,15 @@ async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Clu
     other = club.bob if user == club.alice else club.alice
     table = await club.table_message(bot)
 
-    await expect_refusal(club, bot, fake.click(other, table.id, FOLD_ID), "It is not your turn.")
+    await expect_refusal(club, bot, fake.click(other, table.id, control(table, "fold")),
+                         "It is not your turn.")
     await expect_refusal(club, bot, fake.slash(other, channel, "call"), "It is not your turn.")
     await expect_refusal(club, bot, fake.slash(user, channel, "bet", amount=50_000),
                          "The raise must be between 40 and 2,000 chips (you asked for 50000).")
     with pytest.raises(InteractionRefused, match="at least 1"):
         await fake.slash(user, channel, "bet", amount=-5)
 
-    opened = await fake.click(user, table.id, BET_RAISE_ID)
+    opened = await fake.click(user, table.id, control(table, "bet"))
     assert opened.response_type == 9
     modal_id = opened.modal["custom_id"]
     field_id = opened.modal["components"][0]["components"][0]["custom_id"]
@@ -242,15 +237,16 @@ async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: C
     user = await wait_for_turn_or_end(club, bot)
     assert user is not None
     old_table = await club.table_message(bot)
-    await club.fake.click(user, old_table.id, ALL_IN_ID)
+    await club.fake.click(user, old_table.id, control(old_table, "allin"))
     await club.fake.stop_client()
 
     bot = await club.start_bot(seed=11)
     for person in (club.alice, club.bob):
         answer = await club.fake.slash(person, club.channel, "balance")
         assert answer.content == f"Your balance is {before[person] + 2_000:,} chips."
-    stale = await club.fake.click(club.alice, old_table.id, CHECK_CALL_ID)
-    assert stale.ephemeral and "It is not your turn." in stale.content
+    stale = await club.fake.click(club.alice, old_table.id,
+                                   control(old_table, "check", "call"))
+    assert stale.ephemeral and "The table has moved on" in stale.content
 
     await seat_two_and_a_bot(club, bot)
     await start_hand(club, bot, club.bob)
@@ -258,7 +254,8 @@ async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: C
     assert user is not None
     await bot.notifier.flush()
     assert (await club.table_message(bot)).id == old_table.id
-    clicked = await club.fake.click(user, old_table.id, CHECK_CALL_ID)
+    table = await club.table_message(bot)
+    clicked = await club.fake.click(user, table.id, control(table, "check", "call"))
     assert clicked.deferred
 
 
@@ -322,21 +319,25 @@ async def test_all_in_players_agree_to_run_it_twice_with_the_buttons(club: Club)
     await start_hand(club, bot, club.alice)
     first = await wait_for_turn_or_end(club, bot)
     second = club.bob if first == club.alice else club.alice
-    assert (await club.fake.click(first, (await club.table_message(bot)).id, ALL_IN_ID)).deferred
+    table = await club.table_message(bot)
+    assert (await club.fake.click(first, table.id, control(table, "allin"))).deferred
     assert await wait_for_turn_or_end(club, bot) == second
-    await club.fake.click(second, (await club.table_message(bot)).id, CHECK_CALL_ID)
+    table = await club.table_message(bot)
+    await club.fake.click(second, table.id, control(table, "check", "call"))
 
     def question() -> StoredMessage | None:
         return next((message for message in club.fake.channel_messages(club.channel)
-                     if RUN_TWICE_ID in message.custom_ids()), None)
+                     if any(custom_id.startswith("holdem:run_twice:yes:")
+                            for custom_id in message.custom_ids())), None)
 
     await club.fake.wait_until(question)
     asked = question()
     assert asked is not None and f"<@{first}>" in asked.content
-    stranger = await club.fake.click(club.admin, asked.id, RUN_TWICE_ID)
+    yes = next(custom_id for custom_id in asked.custom_ids() if ":yes:" in custom_id)
+    stranger = await club.fake.click(club.admin, asked.id, yes)
     assert stranger.ephemeral and "no run-it-twice question for you" in stranger.content
     for user in (first, second):
-        answer = await club.fake.click(user, asked.id, RUN_TWICE_ID)
+        answer = await club.fake.click(user, asked.id, yes)
         assert answer.ephemeral and answer.content == "You chose to run it twice."
 
     await club.fake.wait_until(lambda: question() is None)

@@ -1,56 +1,65 @@
-"""The run-it-twice question: two buttons for the all-in players, answered ephemerally."""
+"""The run-it-twice question: two buttons for the all-in players, answered ephemerally.
+
+The buttons name the hand (the ledger's id) they were asked in, so an answer clicked on an
+old question never counts for a later hand's.
+"""
 
 from __future__ import annotations
 
+import re
+from typing import Any, Self
+
 import discord
 
-from bot.discord_ui.error_replies import report_error
 from bot.discord_ui.replies import reply
 from bot.discord_ui.services import table_services
+from bot.discord_ui.views.pressable import Pressable
 
-YES_ID = "holdem:run_twice:yes"
-NO_ID = "holdem:run_twice:no"
+RUN_TWICE_BUTTON = r"holdem:run_twice:(?P<answer>yes|no):(?P<hand>[0-9]{1,19})"
+
+Button = discord.ui.Button[discord.ui.View]
 
 
-class RunItTwiceButtons(discord.ui.View):
-    """Yes/No for running the rest of the board twice; the runtime decides who may answer."""
+def run_twice_button_id(agree: bool, hand_id: int) -> str:
+    """The custom id of the yes or no button for the question of hand ``hand_id``.
 
-    def __init__(self) -> None:
-        super().__init__(timeout=None)
+    >>> run_twice_button_id(True, 812)
+    'holdem:run_twice:yes:812'
+    """
+    return f"holdem:run_twice:{'yes' if agree else 'no'}:{hand_id}"
 
-    async def on_error(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        error: Exception,
-        item: discord.ui.Item[RunItTwiceButtons],
-        /,
-    ) -> None:
-        await report_error(interaction, error)
 
-    @discord.ui.button(label="Run it twice", style=discord.ButtonStyle.success, custom_id=YES_ID)
-    async def agree(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[RunItTwiceButtons],
-    ) -> None:
-        await self._answer(interaction, agree=True)
+class RunItTwiceButton(Pressable, discord.ui.DynamicItem[Button], template=RUN_TWICE_BUTTON):
+    """Yes or no to running the rest of the board twice; the runtime decides who may answer."""
 
-    @discord.ui.button(label="Run it once", style=discord.ButtonStyle.secondary, custom_id=NO_ID)
-    async def refuse(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[RunItTwiceButtons],
-    ) -> None:
-        await self._answer(interaction, agree=False)
+    def __init__(self, agree: bool, hand_id: int) -> None:
+        super().__init__(Button(
+            label="Run it twice" if agree else "Run it once",
+            style=discord.ButtonStyle.success if agree else discord.ButtonStyle.secondary,
+            custom_id=run_twice_button_id(agree, hand_id),
+        ))
+        self.agree = agree
+        self.hand_id = hand_id
 
-    async def _answer(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        *,
-        agree: bool,
-    ) -> None:
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[discord.Client], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> Self:
+        return cls(match["answer"] == "yes", int(match["hand"]))
+
+    async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
         bot = table_services(interaction)
         await bot.tables.answer_run_it_twice(interaction.channel_id or 0, interaction.user.id,
-                                             agree)
-        await reply(interaction, "You chose to run it twice." if agree
+                                             self.agree, self.hand_id)
+        await reply(interaction, "You chose to run it twice." if self.agree
                     else "You chose to run it once.")
+
+
+class RunItTwiceQuestion(discord.ui.View):
+    """The two answers to the question asked in hand ``hand_id``."""
+
+    def __init__(self, hand_id: int) -> None:
+        super().__init__(timeout=None)
+        self.add_item(RunItTwiceButton(True, hand_id))
+        self.add_item(RunItTwiceButton(False, hand_id))

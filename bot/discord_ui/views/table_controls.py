@@ -1,184 +1,135 @@
-"""The buttons under the live table message, and the bet/raise amount modal.
+"""The buttons under the live table message, each naming the turn it was drawn for.
 
-Every button has a stable ``custom_id`` and the table is found from the channel, so one
-instance registered at start-up answers clicks on any table message, also on messages posted
-before a restart. Buttons that are not legal right now are drawn disabled; a click from anyone
-but the player to act gets an ephemeral "not your turn" (only My cards is for every player).
+Every action button is a ``DynamicItem`` whose ``custom_id`` holds its action and its turn:
+``holdem:call:812:5`` is "call, in hand 812 of the ledger, after 5 actions". The bot therefore
+answers clicks on any table message, also one posted before a restart, and a click meant for a
+turn that is over (a double click, a stale message) is refused with "the table has moved on"
+instead of landing on the next turn. Check and call have ids of their own, so a late Check
+click can never call a bet made since. Buttons that are not legal now are drawn disabled; a
+click from anyone but the player to act gets "not your turn". My cards is for every player.
 """
 
 from __future__ import annotations
 
+import re
+from typing import Any, Self
+
 import discord
 
-from bot.amounts import parse_amount
 from bot.discord_ui.embeds import chips
-from bot.discord_ui.error_replies import report_error
 from bot.discord_ui.player_actions import act, current_turn, show_my_cards
 from bot.discord_ui.services import table_services
+from bot.discord_ui.views.amount_form import AmountForm
+from bot.discord_ui.views.pressable import Pressable
 from bot.tables.bet_sizing import bet_or_raise, quick_amount
-from bot.tables.notifier import TableState, TurnPrompt
+from bot.tables.notifier import TableState, Turn, TurnPrompt
 from engine.actions import Action, ActionKind
 
-FOLD_ID = "holdem:fold"
-CHECK_CALL_ID = "holdem:check_call"
-BET_RAISE_ID = "holdem:bet_raise"
-ALL_IN_ID = "holdem:all_in"
-MIN_ID = "holdem:quick:min"
-HALF_POT_ID = "holdem:quick:half_pot"
-POT_ID = "holdem:quick:pot"
+TURN_ACTIONS = ("fold", "check", "call", "bet", "allin", "min", "half_pot", "pot")
+TURN_BUTTON = (rf"holdem:(?P<action>{'|'.join(TURN_ACTIONS)})"
+               r":(?P<hand>[0-9]{1,19}):(?P<turn>[0-9]{1,9})")
 MY_CARDS_ID = "holdem:my_cards"
 
+_SIMPLE_ACTIONS = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL,
+                   "allin": ActionKind.ALL_IN}
+_QUICK_LABELS = {"min": "Min", "half_pot": "½ pot", "pot": "Pot"}
 
-class AmountModal(discord.ui.Modal):
-    """Asks how much to bet or raise to, with the allowed range in the label."""
+Button = discord.ui.Button[discord.ui.View]
 
-    def __init__(self, channel_id: int, user_id: int, prompt: TurnPrompt) -> None:
-        legal = prompt.legal
-        title, verb = ("Raise", "Raise to") if legal.can_raise else ("Bet", "Bet")
-        super().__init__(
-            title=f"{title} · your stack is {chips(legal.stack)}",
-            custom_id=f"holdem:amount:{channel_id}:{user_id}",
-        )
-        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=f"{verb} ({chips(legal.min_to)} to {chips(legal.max_to)} chips)"[:45],
-            placeholder=str(legal.min_to),
-            min_length=1,
-            max_length=16,
-        )
-        self.add_item(self.amount)
 
-    async def on_submit(self, interaction: discord.Interaction[discord.Client]) -> None:
-        amount = parse_amount(self.amount.value)
-        _, prompt = current_turn(interaction)
-        await act(interaction, bet_or_raise(prompt.legal, amount), confirm=False)
+def turn_button_id(action: str, turn: Turn) -> str:
+    """The custom id of ``action``'s button for ``turn``.
 
-    # discord.py's Modal.on_error drops BaseView.on_error's item argument; mypy holds every
-    # override of it to BaseView's signature, so the library's own signature needs the ignore.
-    async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction[discord.Client], error: Exception, /
-    ) -> None:
-        await report_error(interaction, error)
+    >>> turn_button_id("call", Turn(812, 5))
+    'holdem:call:812:5'
+    """
+    return f"holdem:{action}:{turn.hand}:{turn.action}"
+
+
+class TurnButton(Pressable, discord.ui.DynamicItem[Button], template=TURN_BUTTON):
+    """An action button for one turn: fold, check, call, bet/raise (opens the amount form),
+    all-in, or a quick bet (min, half pot, pot) whose amount is worked out at the click."""
+
+    def __init__(self, action: str, turn: Turn, *, label: str = "", disabled: bool = False,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int = 0) -> None:
+        super().__init__(Button(label=label or action, style=style, disabled=disabled, row=row,
+                                custom_id=turn_button_id(action, turn)))
+        self.action = action
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[discord.Client], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> Self:
+        return cls(match["action"], Turn(int(match["hand"]), int(match["turn"])))
+
+    async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
+        table_services(interaction).notifier.adopt_table_message(interaction.message)
+        state, prompt = current_turn(interaction, self.turn)
+        kind = _SIMPLE_ACTIONS.get(self.action)
+        if kind is not None:
+            await act(interaction, Action(kind), confirm=False, turn=self.turn)
+            return
+        if self.action == "bet":
+            await interaction.response.send_modal(AmountForm(prompt))
+            return
+        amount = quick_amount(prompt.legal, self.action, prompt.pot_total, _current_bet(state))
+        await act(interaction, bet_or_raise(prompt.legal, amount), confirm=False,
+                  turn=self.turn)
+
+
+class MyCardsButton(Pressable, discord.ui.DynamicItem[Button], template=MY_CARDS_ID):
+    """Shows the person their own hole cards, ephemerally; any player, any time in a hand."""
+
+    def __init__(self, *, disabled: bool = False) -> None:
+        super().__init__(Button(label="My cards", style=discord.ButtonStyle.success,
+                                custom_id=MY_CARDS_ID, disabled=disabled, row=1))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[discord.Client], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> Self:
+        return cls()
+
+    async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
+        table_services(interaction).notifier.adopt_table_message(interaction.message)
+        await show_my_cards(interaction)
 
 
 class TableControls(discord.ui.View):
-    """The action buttons, drawn for the current turn (``prompt``) or all disabled."""
+    """The buttons for the turn ``prompt`` (or all disabled but My cards, between turns)."""
 
-    def __init__(
-        self, state: TableState | None = None, prompt: TurnPrompt | None = None
-    ) -> None:
+    def __init__(self, state: TableState, prompt: TurnPrompt | None = None) -> None:
         super().__init__(timeout=None)
         legal = prompt.legal if prompt is not None else None
-        self.fold.disabled = legal is None or not legal.can_fold
-        self.check_call.disabled = legal is None or not (legal.can_check or legal.can_call)
-        if legal is not None and not legal.can_check and legal.can_call:
-            self.check_call.label = f"Call {chips(legal.call_amount)}"
-        self.bet_raise.disabled = legal is None or not legal.can_bet_or_raise
-        if legal is not None and legal.can_raise:
-            self.bet_raise.label = "Raise…"
-        self.all_in.disabled = legal is None or legal.stack <= 0
-        if legal is not None:
-            self.all_in.label = f"All-in {chips(legal.stack)}"
-        self.my_cards.disabled = state is not None and not state.is_hand_running
-        quick = ((self.min_bet, "min", "Min"), (self.half_pot, "half_pot", "½ pot"),
-                 (self.pot, "pot", "Pot"))
-        for button, size, name in quick:
-            button.disabled = legal is None or not legal.can_bet_or_raise
-            if prompt is not None and state is not None and prompt.legal.can_bet_or_raise:
+        turn = prompt.turn if prompt is not None else Turn(state.hand_id or 0, 0)
+        check = legal is None or legal.can_check or not legal.can_call
+        self._add("fold", turn, "Fold", discord.ButtonStyle.danger,
+                  enabled=legal is not None and legal.can_fold)
+        self._add("check" if check else "call", turn,
+                  "Check" if check else f"Call {chips(legal.call_amount if legal else 0)}",
+                  discord.ButtonStyle.secondary,
+                  enabled=legal is not None and (legal.can_check or legal.can_call))
+        self._add("bet", turn, "Raise…" if legal is not None and legal.can_raise else "Bet…",
+                  discord.ButtonStyle.primary,
+                  enabled=legal is not None and legal.can_bet_or_raise)
+        self._add("allin", turn, f"All-in {chips(legal.stack)}" if legal else "All-in",
+                  discord.ButtonStyle.danger, enabled=legal is not None and legal.stack > 0)
+        for size, name in _QUICK_LABELS.items():
+            label = name
+            if prompt is not None and prompt.legal.can_bet_or_raise:
                 to = quick_amount(prompt.legal, size, prompt.pot_total, _current_bet(state))
-                button.label = f"{name} ({chips(to)})"
+                label = f"{name} ({chips(to)})"
+            self._add(size, turn, label, discord.ButtonStyle.secondary, row=1,
+                      enabled=prompt is not None and prompt.legal.can_bet_or_raise)
+        self.add_item(MyCardsButton(disabled=not state.is_hand_running))
 
-    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
-        table_services(interaction).notifier.adopt_table_message(interaction.message)
-        return True
-
-    async def on_error(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        error: Exception,
-        item: discord.ui.Item[TableControls],
-        /,
-    ) -> None:
-        await report_error(interaction, error)
-
-    @discord.ui.button(label="Fold", style=discord.ButtonStyle.danger, custom_id=FOLD_ID, row=0)
-    async def fold(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        await act(interaction, Action(ActionKind.FOLD), confirm=False)
-
-    @discord.ui.button(label="Check", style=discord.ButtonStyle.secondary,
-                       custom_id=CHECK_CALL_ID, row=0)
-    async def check_call(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        _, prompt = current_turn(interaction)
-        kind = ActionKind.CHECK if prompt.legal.can_check else ActionKind.CALL
-        await act(interaction, Action(kind), confirm=False)
-
-    @discord.ui.button(label="Bet…", style=discord.ButtonStyle.primary,
-                       custom_id=BET_RAISE_ID, row=0)
-    async def bet_raise(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        _, prompt = current_turn(interaction)
-        channel_id = interaction.channel_id or 0
-        await interaction.response.send_modal(
-            AmountModal(channel_id, interaction.user.id, prompt)
-        )
-
-    @discord.ui.button(label="All-in", style=discord.ButtonStyle.danger,
-                       custom_id=ALL_IN_ID, row=0)
-    async def all_in(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        await act(interaction, Action(ActionKind.ALL_IN), confirm=False)
-
-    @discord.ui.button(label="Min", style=discord.ButtonStyle.secondary, custom_id=MIN_ID, row=1)
-    async def min_bet(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        await self._quick(interaction, "min")
-
-    @discord.ui.button(label="½ pot", style=discord.ButtonStyle.secondary,
-                       custom_id=HALF_POT_ID, row=1)
-    async def half_pot(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        await self._quick(interaction, "half_pot")
-
-    @discord.ui.button(label="Pot", style=discord.ButtonStyle.secondary, custom_id=POT_ID, row=1)
-    async def pot(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        await self._quick(interaction, "pot")
-
-    @discord.ui.button(label="My cards", style=discord.ButtonStyle.success,
-                       custom_id=MY_CARDS_ID, row=1)
-    async def my_cards(
-        self,
-        interaction: discord.Interaction[discord.Client],
-        _button: discord.ui.Button[TableControls],
-    ) -> None:
-        await show_my_cards(interaction)
-
-    async def _quick(self, interaction: discord.Interaction[discord.Client], size: str) -> None:
-        state, prompt = current_turn(interaction)
-        amount = quick_amount(prompt.legal, size, prompt.pot_total, _current_bet(state))
-        await act(interaction, bet_or_raise(prompt.legal, amount), confirm=False)
+    def _add(self, action: str, turn: Turn, label: str, style: discord.ButtonStyle, *,
+             enabled: bool, row: int = 0) -> None:
+        self.add_item(TurnButton(action, turn, label=label, style=style, disabled=not enabled,
+                                 row=row))
 
 
 def _current_bet(state: TableState) -> int:
