@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
+import traceback
 from collections.abc import Callable
 
 from bot.ledger import HandParticipant, Ledger
@@ -118,4 +120,11 @@ async def keep_playing(ledger: Ledger, hand_id: int) -> None:
 
 if __name__ == "__main__":
     path, stop_at, *options = sys.argv[1:]
-    asyncio.run(main(path, stop_at, int(options[0]) if options else 1, "refused" in options))
+    try:
+        asyncio.run(main(path, stop_at, int(options[0]) if options else 1, "refused" in options))
+    except BaseException:
+        # Exit at once: the ledger's open connection thread would otherwise keep the process
+        # alive, and the test would wait forever for a marker that never comes.
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)
