@@ -88,7 +88,7 @@ async def main(path: str, stop_at: str, tables: int, with_refused: bool) -> None
         await keep_playing(ledger, hand_ids[0])
     if stop_at != "done":
         # The test reaches into the connection: it is the only way to stop mid-transaction.
-        await ledger._db.set_trace_callback(freeze_before(stop_at))
+        await ledger._db.connection.set_trace_callback(freeze_before(stop_at))
     settlements = [
         ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, f"Hand #1 at table {table_id}")
         for hand_id, table_id in zip(hand_ids, table_ids, strict=True)
