@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
+import subprocess
+import sys
+import zipfile
 from collections.abc import AsyncIterator
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
+import bot
 from bot.ledger import (
     MIGRATIONS_DIR,
     DailyNotReady,
@@ -25,6 +29,7 @@ from bot.ledger import (
     UnknownHand,
     UnknownPlayer,
 )
+from bot.ledger.schema import migration_files
 
 GUILD, OTHER_GUILD, TABLE, ALICE, BOB = 1, 2, 100, 11, 12
 
@@ -79,6 +84,69 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 
 # ------------------------------------------------------------------ schema
 
+TABLES = {
+    "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
+    "guild_settings",
+}  # fmt: skip
+
+
+def copy_first_migration(directory: Path) -> None:
+    (directory / "001_initial.sql").write_bytes((MIGRATIONS_DIR / "001_initial.sql").read_bytes())
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    shipped = files("bot.ledger") / "migrations" / "sqlite"
+    assert sorted(entry.name for entry in shipped.iterdir() if entry.name.endswith(".sql")) == [
+        "001_initial.sql",
+        "002_one_running_hand_per_table.sql",
+    ]
+    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2]
+
+
+async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    async with await Ledger.open(path):
+        pass
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert {name for (name,) in rows} == TABLES
+
+
+def test_a_zipped_package_finds_its_migrations(tmp_path: Path) -> None:
+    """Run from a zip, where no migration is a file on disk: only importlib.resources finds
+    them (as in a wheel installed anywhere)."""
+    root = Path(bot.__file__).parent
+    archive = tmp_path / "bot.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for source in [root / "__init__.py", root / "errors.py", *(root / "ledger").rglob("*")]:
+            if source.suffix in {".py", ".sql"}:
+                zipped.write(source, source.relative_to(root.parent))
+    database = tmp_path / "zipped.sqlite3"
+    script = (
+        "import asyncio, bot.ledger\n"
+        "async def main():\n"
+        "    async with await bot.ledger.Ledger.open(__import__('sys').argv[1]) as ledger:\n"
+        "        print(bot.ledger.__file__, await ledger.ensure_player(1, 2, 'z'))\n"
+        "asyncio.run(main())\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(archive)!r})\n{script}",
+         str(database)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == [str(archive / "bot" / "ledger" / "__init__.py"), "10000"]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+
+
+async def test_open_creates_the_folder_of_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "nested" / "ledger.sqlite3"
+    async with await Ledger.open(path) as ledger:
+        assert await ledger.ensure_player(GUILD, ALICE, "alice") == ledger.starting_balance
+    assert path.is_file()
+
+
 
 async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None:
     path = tmp_path / "ledger.sqlite3"
@@ -95,7 +163,7 @@ async def test_new_numbered_migrations_apply_in_order_and_a_failing_one_changes_
 ) -> None:
     migrations = tmp_path / "migrations"
     migrations.mkdir()
-    shutil.copy(MIGRATIONS_DIR / "001_initial.sql", migrations)
+    copy_first_migration(migrations)
     path = tmp_path / "ledger.sqlite3"
     (migrations / "002_nicknames.sql").write_text("ALTER TABLE players ADD COLUMN nickname TEXT;")
     async with await Ledger.open(path, migrations_dir=migrations) as ledger:
@@ -117,7 +185,7 @@ async def test_a_database_made_by_the_first_migration_is_upgraded_in_place(
 ) -> None:
     first_only = tmp_path / "migrations"
     first_only.mkdir()
-    shutil.copy(MIGRATIONS_DIR / "001_initial.sql", first_only)
+    copy_first_migration(first_only)
     path = tmp_path / "ledger.sqlite3"
     async with await Ledger.open(path, migrations_dir=first_only) as ledger:
         seats = await seated(ledger, alice=1_000, bob=1_000)

@@ -12,6 +12,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import aiosqlite
@@ -98,17 +99,20 @@ class Ledger:
         daily_amount: int = 1_000,
         daily_interval: float = 86_400,
         clock: Callable[[], float] = time.time,
-        migrations_dir: Path = MIGRATIONS_DIR,
+        migrations_dir: Traversable = MIGRATIONS_DIR,
         group_commit: bool = True,
     ) -> Ledger:
-        """Connect to the SQLite file at ``path`` (created if missing) and apply the numbered
-        migrations it has not seen yet. ``group_commit=False`` commits every write alone
-        (slower under load; kept to measure the difference)."""
+        """Connect to the SQLite file at ``path`` (created, with its folder, if missing) and
+        apply the numbered migrations of ``migrations_dir`` it has not seen yet.
+        ``group_commit=False`` commits every write alone (slower under load; kept to measure
+        the difference)."""
         if starting_balance != 0:
             check_amount(starting_balance)
         check_amount(daily_amount)
         if daily_interval < 0:
             raise InvalidRequest("The daily interval cannot be negative.")
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
         ledger = cls(
             db,
@@ -120,7 +124,7 @@ class Ledger:
         )
         try:
             await ledger._db.call(configure)
-            await ledger._db.call(migrate, Path(migrations_dir))
+            await ledger._db.call(migrate, migrations_dir)
         except BaseException:
             await db.close()
             raise
