@@ -7,7 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import zipfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 
@@ -15,6 +15,7 @@ import pytest
 
 import bot
 from bot.ledger import (
+    MAX_CHIPS,
     MIGRATIONS_DIR,
     DailyNotReady,
     HandInProgress,
@@ -321,6 +322,83 @@ async def test_grant_to_an_unknown_player_is_refused(ledger: Ledger) -> None:
     with pytest.raises(UnknownPlayer):
         await ledger.grant(GUILD, ALICE, 10)
     assert (await ledger.audit()).totals.granted == 0
+
+
+# ------------------------------------------------------------------ the chip cap
+
+ABOVE_THE_CAP = [MAX_CHIPS + 1, 2**63, 2**64]  # the last two do not fit in SQLite's integers
+CAP_REFUSAL = "at most 1,000,000,000,000,000"
+
+
+@pytest.mark.parametrize("amount", ABOVE_THE_CAP)
+async def test_amounts_above_the_cap_are_refused_and_change_nothing(
+    ledger: Ledger, amount: int
+) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    before = await snapshot(ledger)
+    refused: list[Callable[[], Awaitable[object]]] = [
+        lambda: ledger.grant(GUILD, ALICE, amount),
+        lambda: ledger.buy_in(GUILD, TABLE, "Ada", amount),  # the house pays any amount
+        lambda: ledger.top_up(GUILD, TABLE, ALICE, amount),
+        lambda: ledger.begin_hand(GUILD, TABLE, 1, {**seats, ALICE: amount}),
+    ]
+    for operation in refused:
+        with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+            await operation()
+    assert await snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("amount", ABOVE_THE_CAP)
+async def test_a_settlement_naming_more_than_the_cap_is_refused_and_changes_nothing(
+    ledger: Ledger, amount: int
+) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    before = await snapshot(ledger)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.settle_hand(
+            hand_id, {ALICE: amount, BOB: 0}, [result(ALICE, 1_000), result(BOB, -1_000)], ""
+        )
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.settle_hand(
+            hand_id,
+            {ALICE: 2_000, BOB: 0},
+            [result(ALICE, 1_000, pot_won=amount), result(BOB, -1_000)],
+            "",
+        )
+    assert await snapshot(ledger) == before
+
+
+async def test_the_cap_itself_is_accepted_and_no_stack_grows_past_it(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    assert await ledger.grant(GUILD, ALICE, MAX_CHIPS) == MAX_CHIPS + 10_000
+    assert await ledger.buy_in(GUILD, TABLE, ALICE, MAX_CHIPS - 1) == MAX_CHIPS - 1
+    before = await snapshot(ledger)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.top_up(GUILD, TABLE, ALICE, 2)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.buy_in(GUILD, TABLE, ALICE, 2)
+    assert await snapshot(ledger) == before
+    assert await ledger.top_up(GUILD, TABLE, ALICE, 1) == MAX_CHIPS
+
+
+async def test_a_hand_puts_at_most_the_cap_in_play(ledger: Ledger) -> None:
+    """So that no final stack or pot of a hand can exceed it either."""
+    half = MAX_CHIPS // 2 + 1
+    seats = {"Ada": await ledger.buy_in(GUILD, TABLE, "Ada", half)}
+    seats["Turing"] = await ledger.buy_in(GUILD, TABLE, "Turing", half)
+    before = await snapshot(ledger)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    assert await snapshot(ledger) == before
+    assert await ledger.cash_out(GUILD, TABLE, "Turing") == half
+    await ledger.begin_hand(GUILD, TABLE, 1, {"Ada": half})
+
+
+@pytest.mark.parametrize("option", ["starting_balance", "daily_amount"])
+async def test_a_configured_grant_above_the_cap_is_refused(tmp_path: Path, option: str) -> None:
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await Ledger.open(tmp_path / "ledger.sqlite3", **{option: MAX_CHIPS + 1})
 
 
 # ------------------------------------------------------------------ buy-in, top-up, cash-out

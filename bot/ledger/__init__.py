@@ -54,10 +54,12 @@ from bot.ledger.transactions import (
     MAX_WRITES_PER_TRANSACTION,
     run_on_connection_thread,
 )
+from bot.ledger.validation import MAX_CHIPS
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "GRANT_REASONS",
+    "MAX_CHIPS",
     "MAX_PAGE_SIZE",
     "MAX_WRITES_PER_TRANSACTION",
     "MIGRATIONS_DIR",

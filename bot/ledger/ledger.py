@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.errors import HandInProgress, NotSeated
+from bot.errors import HandInProgress, InvalidAmount, NotSeated
 from bot.ledger.accounts import account, credit, owner_account, person_account, transfer
 from bot.ledger.audit import audit_report
 from bot.ledger.errors import (
@@ -48,6 +48,7 @@ from bot.ledger.records import (
 from bot.ledger.schema import MIGRATIONS_DIR, migrate
 from bot.ledger.transactions import Transactions, configure
 from bot.ledger.validation import (
+    MAX_CHIPS,
     check_amount,
     check_chips,
     check_id,
@@ -239,6 +240,10 @@ class Ledger:
             )
             if reason == "top-up" and stack == 0:
                 raise NotSeated("You have no stack at this table to top up.")
+            if stack + amount > MAX_CHIPS:
+                raise InvalidAmount(
+                    f"A stack can hold at most {MAX_CHIPS:,} chips; this one holds {stack:,}."
+                )
             refuse_if_in_hand(db, table_id, escrow_id)
             if bot_name:
                 source_id, _ = account(db, "house", guild_id)
@@ -302,6 +307,8 @@ class Ledger:
         wanted = check_stacks(stacks)
         if not wanted:
             raise InvalidRequest("A hand needs at least one player.")
+        if sum(wanted.values()) > MAX_CHIPS:
+            raise InvalidAmount(f"A hand can put at most {MAX_CHIPS:,} chips in play.")
 
         def body(db: sqlite3.Connection) -> int:
             try:  # the unique index hands_running allows one running hand per table
