@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
+import traceback
 from collections.abc import Callable
 
 from bot.ledger import HandParticipant, Ledger
@@ -86,7 +88,7 @@ async def main(path: str, stop_at: str, tables: int, with_refused: bool) -> None
         await keep_playing(ledger, hand_ids[0])
     if stop_at != "done":
         # The test reaches into the connection: it is the only way to stop mid-transaction.
-        await ledger._db.set_trace_callback(freeze_before(stop_at))
+        await ledger._db.connection.set_trace_callback(freeze_before(stop_at))
     settlements = [
         ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, f"Hand #1 at table {table_id}")
         for hand_id, table_id in zip(hand_ids, table_ids, strict=True)
@@ -118,4 +120,11 @@ async def keep_playing(ledger: Ledger, hand_id: int) -> None:
 
 if __name__ == "__main__":
     path, stop_at, *options = sys.argv[1:]
-    asyncio.run(main(path, stop_at, int(options[0]) if options else 1, "refused" in options))
+    try:
+        asyncio.run(main(path, stop_at, int(options[0]) if options else 1, "refused" in options))
+    except BaseException:
+        # Exit at once: the ledger's open connection thread would otherwise keep the process
+        # alive, and the test would wait forever for a marker that never comes.
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
-from collections.abc import AsyncIterator
+import subprocess
+import sys
+import zipfile
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
+import bot
 from bot.ledger import (
+    MAX_CHIPS,
     MIGRATIONS_DIR,
     DailyNotReady,
     HandInProgress,
@@ -25,6 +30,7 @@ from bot.ledger import (
     UnknownHand,
     UnknownPlayer,
 )
+from bot.ledger.schema import migration_files
 
 GUILD, OTHER_GUILD, TABLE, ALICE, BOB = 1, 2, 100, 11, 12
 
@@ -79,6 +85,69 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 
 # ------------------------------------------------------------------ schema
 
+TABLES = {
+    "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
+    "guild_settings",
+}  # fmt: skip
+
+
+def copy_first_migration(directory: Path) -> None:
+    (directory / "001_initial.sql").write_bytes((MIGRATIONS_DIR / "001_initial.sql").read_bytes())
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    shipped = files("bot.ledger") / "migrations" / "sqlite"
+    assert sorted(entry.name for entry in shipped.iterdir() if entry.name.endswith(".sql")) == [
+        "001_initial.sql",
+        "002_one_running_hand_per_table.sql",
+    ]
+    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2]
+
+
+async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    async with await Ledger.open(path):
+        pass
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert {name for (name,) in rows} == TABLES
+
+
+def test_a_zipped_package_finds_its_migrations(tmp_path: Path) -> None:
+    """Run from a zip, where no migration is a file on disk: only importlib.resources finds
+    them (as in a wheel installed anywhere)."""
+    root = Path(bot.__file__).parent
+    archive = tmp_path / "bot.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for source in [root / "__init__.py", root / "errors.py", *(root / "ledger").rglob("*")]:
+            if source.suffix in {".py", ".sql"}:
+                zipped.write(source, source.relative_to(root.parent))
+    database = tmp_path / "zipped.sqlite3"
+    script = (
+        "import asyncio, bot.ledger\n"
+        "async def main():\n"
+        "    async with await bot.ledger.Ledger.open(__import__('sys').argv[1]) as ledger:\n"
+        "        print(bot.ledger.__file__, await ledger.ensure_player(1, 2, 'z'))\n"
+        "asyncio.run(main())\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(archive)!r})\n{script}",
+         str(database)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == [str(archive / "bot" / "ledger" / "__init__.py"), "10000"]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+
+
+async def test_open_creates_the_folder_of_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "nested" / "ledger.sqlite3"
+    async with await Ledger.open(path) as ledger:
+        assert await ledger.ensure_player(GUILD, ALICE, "alice") == ledger.starting_balance
+    assert path.is_file()
+
+
 
 async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None:
     path = tmp_path / "ledger.sqlite3"
@@ -95,7 +164,7 @@ async def test_new_numbered_migrations_apply_in_order_and_a_failing_one_changes_
 ) -> None:
     migrations = tmp_path / "migrations"
     migrations.mkdir()
-    shutil.copy(MIGRATIONS_DIR / "001_initial.sql", migrations)
+    copy_first_migration(migrations)
     path = tmp_path / "ledger.sqlite3"
     (migrations / "002_nicknames.sql").write_text("ALTER TABLE players ADD COLUMN nickname TEXT;")
     async with await Ledger.open(path, migrations_dir=migrations) as ledger:
@@ -117,7 +186,7 @@ async def test_a_database_made_by_the_first_migration_is_upgraded_in_place(
 ) -> None:
     first_only = tmp_path / "migrations"
     first_only.mkdir()
-    shutil.copy(MIGRATIONS_DIR / "001_initial.sql", first_only)
+    copy_first_migration(first_only)
     path = tmp_path / "ledger.sqlite3"
     async with await Ledger.open(path, migrations_dir=first_only) as ledger:
         seats = await seated(ledger, alice=1_000, bob=1_000)
@@ -253,6 +322,83 @@ async def test_grant_to_an_unknown_player_is_refused(ledger: Ledger) -> None:
     with pytest.raises(UnknownPlayer):
         await ledger.grant(GUILD, ALICE, 10)
     assert (await ledger.audit()).totals.granted == 0
+
+
+# ------------------------------------------------------------------ the chip cap
+
+ABOVE_THE_CAP = [MAX_CHIPS + 1, 2**63, 2**64]  # the last two do not fit in SQLite's integers
+CAP_REFUSAL = "at most 1,000,000,000,000,000"
+
+
+@pytest.mark.parametrize("amount", ABOVE_THE_CAP)
+async def test_amounts_above_the_cap_are_refused_and_change_nothing(
+    ledger: Ledger, amount: int
+) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    before = await snapshot(ledger)
+    refused: list[Callable[[], Awaitable[object]]] = [
+        lambda: ledger.grant(GUILD, ALICE, amount),
+        lambda: ledger.buy_in(GUILD, TABLE, "Ada", amount),  # the house pays any amount
+        lambda: ledger.top_up(GUILD, TABLE, ALICE, amount),
+        lambda: ledger.begin_hand(GUILD, TABLE, 1, {**seats, ALICE: amount}),
+    ]
+    for operation in refused:
+        with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+            await operation()
+    assert await snapshot(ledger) == before
+
+
+@pytest.mark.parametrize("amount", ABOVE_THE_CAP)
+async def test_a_settlement_naming_more_than_the_cap_is_refused_and_changes_nothing(
+    ledger: Ledger, amount: int
+) -> None:
+    seats = await seated(ledger, alice=1_000, bob=1_000)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    before = await snapshot(ledger)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.settle_hand(
+            hand_id, {ALICE: amount, BOB: 0}, [result(ALICE, 1_000), result(BOB, -1_000)], ""
+        )
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.settle_hand(
+            hand_id,
+            {ALICE: 2_000, BOB: 0},
+            [result(ALICE, 1_000, pot_won=amount), result(BOB, -1_000)],
+            "",
+        )
+    assert await snapshot(ledger) == before
+
+
+async def test_the_cap_itself_is_accepted_and_no_stack_grows_past_it(ledger: Ledger) -> None:
+    await ledger.ensure_player(GUILD, ALICE, "alice")
+    assert await ledger.grant(GUILD, ALICE, MAX_CHIPS) == MAX_CHIPS + 10_000
+    assert await ledger.buy_in(GUILD, TABLE, ALICE, MAX_CHIPS - 1) == MAX_CHIPS - 1
+    before = await snapshot(ledger)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.top_up(GUILD, TABLE, ALICE, 2)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.buy_in(GUILD, TABLE, ALICE, 2)
+    assert await snapshot(ledger) == before
+    assert await ledger.top_up(GUILD, TABLE, ALICE, 1) == MAX_CHIPS
+
+
+async def test_a_hand_puts_at_most_the_cap_in_play(ledger: Ledger) -> None:
+    """So that no final stack or pot of a hand can exceed it either."""
+    half = MAX_CHIPS // 2 + 1
+    seats = {"Ada": await ledger.buy_in(GUILD, TABLE, "Ada", half)}
+    seats["Turing"] = await ledger.buy_in(GUILD, TABLE, "Turing", half)
+    before = await snapshot(ledger)
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await ledger.begin_hand(GUILD, TABLE, 1, seats)
+    assert await snapshot(ledger) == before
+    assert await ledger.cash_out(GUILD, TABLE, "Turing") == half
+    await ledger.begin_hand(GUILD, TABLE, 1, {"Ada": half})
+
+
+@pytest.mark.parametrize("option", ["starting_balance", "daily_amount"])
+async def test_a_configured_grant_above_the_cap_is_refused(tmp_path: Path, option: str) -> None:
+    with pytest.raises(InvalidAmount, match=CAP_REFUSAL):
+        await Ledger.open(tmp_path / "ledger.sqlite3", **{option: MAX_CHIPS + 1})
 
 
 # ------------------------------------------------------------------ buy-in, top-up, cash-out

@@ -18,6 +18,13 @@ import pytest
 from bot.ledger import Ledger
 
 WORKER = Path(__file__).with_name("ledger_crash_worker.py")
+# The worker runs as a script; it must import this checkout's ``bot``, not an installed copy.
+WORKER_ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(WORKER.parent.parent), os.environ.get("PYTHONPATH")])
+    ),
+}
 GUILD, FIRST_TABLE, ALICE, BOB = 0, 7, 1, 2
 
 # Every statement one settlement runs inside the transaction, in order.
@@ -51,6 +58,7 @@ def frozen_worker(
     """Run the worker until it prints ``marker``, yield its start-of-hand state, SIGKILL it."""
     worker = subprocess.Popen(
         [sys.executable, str(WORKER), str(path), stop_at, *options],
+        env=WORKER_ENV,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -17,9 +17,9 @@ from bot.ledger import (
     InsufficientChips,
     Ledger,
     UnknownHand,
-    _commit_batch,
     run_on_connection_thread,
 )
+from bot.ledger.transactions import commit_batch
 
 GUILD, TABLE = 1, 100
 PEOPLE = range(11, 31)
@@ -122,14 +122,14 @@ async def test_writes_queued_while_a_transaction_runs_commit_together_in_the_nex
             entered.set()
             release.wait(10)
 
-    await ledger._db.set_trace_callback(hold_the_first_transaction)
+    await ledger._db.connection.set_trace_callback(hold_the_first_transaction)
     before = ledger.transactions_committed
     first = asyncio.create_task(ledger.ensure_player(GUILD, PEOPLE[0], "first"))
     await asyncio.to_thread(entered.wait, 10)
     later = [ledger.ensure_player(GUILD, user, "later") for user in PEOPLE[1:]]
     release.set()
     await asyncio.gather(first, *later)
-    await ledger._db.set_trace_callback(None)
+    await ledger._db.connection.set_trace_callback(None)
     assert ledger.transactions_committed == before + 2
 
 
@@ -155,7 +155,7 @@ def test_a_write_that_ends_the_transaction_fails_the_whole_batch() -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
     with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
-        _commit_batch(db, [insert, end_transaction, insert])
+        commit_batch(db, [insert, end_transaction, insert])
     assert db.execute("SELECT COUNT(*) FROM t").fetchone() == (0,)
     assert not db.in_transaction
 
@@ -164,7 +164,8 @@ async def test_aiosqlite_still_runs_a_function_on_its_thread(tmp_path: Path) -> 
     for internal in ("_execute", "_conn"):
         assert hasattr(aiosqlite.Connection, internal), (
             f"aiosqlite {aiosqlite.__version__} no longer has Connection.{internal}, which"
-            " bot.ledger.run_on_connection_thread relies on: adapt it or pin aiosqlite lower."
+            " bot.ledger.transactions.run_on_connection_thread relies on: adapt it or pin"
+            " aiosqlite lower."
         )
     async with aiosqlite.connect(tmp_path / "x.sqlite3") as db:
 

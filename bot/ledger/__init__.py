@@ -1,0 +1,91 @@
+"""Chips and records: balances, escrow at tables, the hand log, stats and leaderboards.
+
+This package is the only code that speaks SQL. Callers use ``Ledger`` (open it with
+``await Ledger.open(path)``), the records it returns and the refusals it raises, all importable
+from here. Inside, one module per job:
+
+- ``ledger``: the ``Ledger`` class, one intent-level async method per transaction;
+- ``transactions``: the connection thread, transactions, group commit and savepoints;
+- ``accounts``: accounts and their append-only entries, the only statements that move chips;
+- ``hands``: a hand's start-of-hand snapshot and the checks on settling it;
+- ``audit``: the proof that no chip was created or lost;
+- ``schema``: the numbered migrations, found, ordered and applied;
+- ``validation``: checks on callers' arguments, before anything is written;
+- ``records``: the frozen records taken in and handed back;
+- ``errors``: the ledger's refusals, rooted in ``bot.errors.HoldemError``.
+"""
+
+from __future__ import annotations
+
+from bot.errors import (
+    HandInProgress,
+    HoldemError,
+    InputError,
+    InvalidAmount,
+    NotEnoughChips,
+    NotSeated,
+)
+from bot.ledger.accounts import GRANT_REASONS
+from bot.ledger.errors import (
+    DailyNotReady,
+    InsufficientChips,
+    InvalidRequest,
+    LedgerError,
+    UnbalancedHand,
+    UnknownHand,
+    UnknownPlayer,
+)
+from bot.ledger.ledger import MAX_PAGE_SIZE, Ledger
+from bot.ledger.records import (
+    AuditReport,
+    HandParticipant,
+    HandRecord,
+    HandSummary,
+    LeaderboardOrder,
+    LeaderboardRow,
+    LedgerTotals,
+    PlayerKey,
+    PlayerStats,
+    RecoveryReport,
+)
+from bot.ledger.schema import MIGRATIONS_DIR
+from bot.ledger.transactions import (
+    BUSY_TIMEOUT_MS,
+    MAX_WRITES_PER_TRANSACTION,
+    run_on_connection_thread,
+)
+from bot.ledger.validation import MAX_CHIPS
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "GRANT_REASONS",
+    "MAX_CHIPS",
+    "MAX_PAGE_SIZE",
+    "MAX_WRITES_PER_TRANSACTION",
+    "MIGRATIONS_DIR",
+    "AuditReport",
+    "DailyNotReady",
+    "HandInProgress",
+    "HandParticipant",
+    "HandRecord",
+    "HandSummary",
+    "HoldemError",
+    "InputError",
+    "InsufficientChips",
+    "InvalidAmount",
+    "InvalidRequest",
+    "LeaderboardOrder",
+    "LeaderboardRow",
+    "Ledger",
+    "LedgerError",
+    "LedgerTotals",
+    "NotEnoughChips",
+    "NotSeated",
+    "PlayerKey",
+    "PlayerStats",
+    "RecoveryReport",
+    "UnbalancedHand",
+    "UnknownHand",
+    "UnknownPlayer",
+    "run_on_connection_thread",
+]

@@ -1,0 +1,70 @@
+"""The ledger's refusals, each carrying the sentence to show the person who asked.
+
+They all derive from ``LedgerError``, itself a ``bot.errors.HoldemError``, so a front end tells
+a refused request from a bug with one ``except``. Refusals that other layers raise as well (an
+amount out of range, no seat, a hand being played, too few chips) are ``bot.errors``' own:
+the ledger raises ``InvalidAmount``, ``NotSeated`` and ``HandInProgress`` directly, and
+``InsufficientChips`` is its ``NotEnoughChips``.
+
+Every refusal is raised before anything is written, or inside the write's own transaction (or
+savepoint), so a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.errors import HoldemError, InputError, NotEnoughChips
+
+
+class LedgerError(HoldemError):
+    """An operation was refused; ``str(error)`` is a short sentence to show the user."""
+
+
+class InvalidRequest(LedgerError, InputError):
+    """An argument is malformed (wrong type, unknown option, empty name)."""
+
+
+class UnknownPlayer(LedgerError):
+    """The person has no account in this server yet."""
+
+    def __init__(self, guild_id: int, user_id: int) -> None:
+        super().__init__("You have no chips here yet: play or claim your daily bonus first.")
+        self.guild_id = guild_id
+        self.user_id = user_id
+
+
+class InsufficientChips(NotEnoughChips, LedgerError):
+    """A person asked to move more chips than their balance holds."""
+
+    def __init__(self, needed: int, balance: int) -> None:
+        super().__init__(f"You need {needed:,} chips but your balance is {balance:,}.")
+        self.needed = needed
+        self.balance = balance
+
+
+class DailyNotReady(LedgerError):
+    """The daily bonus was already claimed within the interval."""
+
+    def __init__(self, seconds_left: float) -> None:
+        self.seconds_left = seconds_left
+        super().__init__(f"Your next daily bonus is ready in {_duration(seconds_left)}.")
+
+
+class UnknownHand(LedgerError):
+    """No hand with this id is waiting to be settled or refunded."""
+
+
+class UnbalancedHand(LedgerError):
+    """The stacks given for a hand do not match the chips the ledger holds for it."""
+
+
+def _duration(seconds: float) -> str:
+    """Say how long to wait, rounded up to the minute: ``3h 05m`` or ``12m``.
+
+    >>> _duration(3 * 3600 + 4 * 60 + 1), _duration(20)
+    ('3h 05m', '1m')
+    """
+    minutes = max(1, math.ceil(seconds / 60))
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m"

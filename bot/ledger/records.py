@@ -1,0 +1,128 @@
+"""The values the ledger takes in and hands back: frozen records, never live rows.
+
+A record is a copy of what was committed when it was read, so callers (the table runtime, the
+front ends) can keep it, compare it and pass it between tasks without holding a transaction
+or knowing a column name. Only a few derived figures (``PlayerStats.vpip_percent``) are
+computed on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PlayerKey = int | str
+"""A seat holder: an ``int`` is a Discord user id (a person), a ``str`` is a bot's name."""
+
+LeaderboardOrder = Literal["balance", "net", "hands_won"]
+"""What a leaderboard ranks people by: balance, net winnings, or hands won."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandParticipant:
+    """How one player dealt into a hand fared, as the table reports it at settlement.
+
+    ``net`` is the final stack minus the start-of-hand stack; ``pot_won`` is the chips pushed
+    to the player (used for the biggest-pot stat); ``vpip`` and ``pfr`` say whether the player
+    voluntarily put chips in, and raised, before the flop.
+    """
+
+    player: PlayerKey
+    name: str
+    net: int
+    won: bool = False
+    showdown_won: bool = False
+    vpip: bool = False
+    pfr: bool = False
+    pot_won: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One person's place on a leaderboard page; ``value`` is what the board ranks by."""
+
+    rank: int
+    user_id: int
+    name: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A person's balance and lifetime record in one guild."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    balance: int
+    hands_played: int
+    hands_won: int
+    showdowns_won: int
+    net_chips: int
+    biggest_pot: int
+    vpip_hands: int
+    pfr_hands: int
+
+    @property
+    def vpip_percent(self) -> float:
+        """Share of hands in which the player voluntarily put chips in preflop."""
+        return 100 * self.vpip_hands / self.hands_played if self.hands_played else 0.0
+
+    @property
+    def pfr_percent(self) -> float:
+        """Share of hands in which the player raised preflop."""
+        return 100 * self.pfr_hands / self.hands_played if self.hands_played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One settled hand as seen by one person, for "recent hands"."""
+
+    hand_id: int
+    table_id: int
+    hand_number: int
+    finished_at: float
+    net: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A settled hand with everyone's result and the hand-history text."""
+
+    hand_id: int
+    guild_id: int
+    table_id: int
+    hand_number: int
+    started_at: float
+    finished_at: float
+    participants: tuple[HandParticipant, ...]
+    history_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    """What ``recover()`` put back: unsettled hands closed, escrow returned from idle tables."""
+
+    hands_refunded: tuple[int, ...]
+    tables_closed: tuple[int, ...]
+    chips_returned: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerTotals:
+    """Where all chips are; ``balances + house + escrow`` must equal ``granted``."""
+
+    granted: int
+    balances: int
+    house: int
+    escrow: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """The result of ``audit()``: ``ok`` when ``problems`` is empty."""
+
+    ok: bool
+    problems: tuple[str, ...]
+    totals: LedgerTotals

@@ -1,0 +1,81 @@
+"""The database schema: numbered migration files, found, ordered and applied once each.
+
+A migration is a file ``NNN_name.sql``; the database records the highest number applied
+(``schema_version``), and opening a ledger applies the files above it in order, each in its
+own transaction, so a failing migration leaves the database at the previous version. A
+released migration is never edited: a change to the schema is a new file.
+
+The files ship inside the package, one folder per SQL dialect (``migrations/sqlite/``), and
+are read through ``importlib.resources``, never a filesystem path: an installed wheel (or a
+zipped package) has no source tree around it. ``pyproject.toml`` lists them as package data.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+from bot.ledger.errors import LedgerError
+from bot.ledger.transactions import in_transaction
+
+MIGRATIONS_DIR: Traversable = files("bot.ledger") / "migrations" / "sqlite"
+"""The SQLite migrations shipped with the package."""
+
+
+def migrate(db: sqlite3.Connection, migrations: Traversable) -> None:
+    """Apply the numbered ``NNN_name.sql`` files above the recorded schema version, in order,
+    each in its own transaction."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version"
+        " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    (current,) = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+    for version, path in migration_files(migrations):
+        if version > current:
+            in_transaction(db, "BEGIN IMMEDIATE", _migration(version, path))
+
+
+def _migration(version: int, path: Traversable) -> Callable[[sqlite3.Connection], None]:
+    def apply(db: sqlite3.Connection) -> None:
+        for statement in _statements(path.read_text(encoding="utf-8")):
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+            (version, path.name, time.time()),
+        )
+
+    return apply
+
+
+def migration_files(directory: Traversable) -> list[tuple[int, Traversable]]:
+    """The ``.sql`` files in ``directory`` with their numbers, in order; ``LedgerError`` if a
+    name does not start with a number or two share one."""
+    found = []
+    for path in directory.iterdir():
+        if not (path.name.endswith(".sql") and path.is_file()):
+            continue
+        number, _, _ = path.name.partition("_")
+        if not number.isdigit():
+            raise LedgerError(f"Migration {path.name} must start with its number, like 001_.")
+        found.append((int(number), path))
+    found.sort(key=lambda numbered: numbered[0])
+    versions = [version for version, _ in found]
+    if len(set(versions)) != len(versions):
+        raise LedgerError("Two migrations share a number.")
+    return found
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into complete statements (triggers contain inner semicolons)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not pending.strip().startswith("--"):
+        raise LedgerError("A migration ends with an incomplete statement.")
+    return statements
