@@ -1,7 +1,15 @@
-"""Finished hands as PokerStars-style hand histories, for the usual poker tracking tools."""
+"""Finished hands as PokerStars-style hand histories, for the usual poker tracking tools.
+
+A history is written once with every hole card (``hero=None``) and kept; ``visible_to`` then
+gives each reader their version. Player names are written on one line each (line breaks and
+control characters become spaces), so every line of the text is where the format puts it and
+a reader's version is cut by position, never by matching names.
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import assert_never
@@ -51,6 +59,7 @@ def format_hand_history(
         raise ValueError("only a finished hand has a history")
     if len(player_names) != hand.num_seats:
         raise ValueError(f"need {hand.num_seats} player names, got {len(player_names)}")
+    player_names = [_one_line(name) for name in player_names]
     writer = _HistoryWriter(hand, player_names)
     lines = [
         f"PokerStars Hand #{hand_id}: Hold'em No Limit ({hand.small_blind}/{hand.big_blind})"
@@ -64,6 +73,47 @@ def format_hand_history(
     lines += writer.body(hero)
     lines += writer.summary(hero)
     return "\n".join(lines) + "\n"
+
+
+def visible_to(history: str, num_seats: int, seat: int | None) -> str:
+    r"""``history`` (written by ``format_hand_history`` with ``hero=None``, for ``num_seats``
+    players) as the player in ``seat`` may read it: their own hole cards and the cards shown at
+    showdown, nobody else's. ``seat`` counts from 0 (the text's "Seat 1"); ``None`` is a
+    reader who was not dealt in.
+
+    The hole cards are the ``num_seats`` lines after ``*** HOLE CARDS ***`` and the mucked
+    cards end the last ``num_seats`` lines, both in seat order: they are found by position.
+
+    >>> text = "*** HOLE CARDS ***\nDealt to ann [Ah Kd]\nDealt to bo [2c 2d]\nann: folds\n" \
+    ...        "*** SUMMARY ***\nSeat 1: ann folded before Flop\nSeat 2: bo mucked [2c 2d]\n"
+    >>> print(visible_to(text, 2, 0), end="")
+    *** HOLE CARDS ***
+    Dealt to ann [Ah Kd]
+    ann: folds
+    *** SUMMARY ***
+    Seat 1: ann folded before Flop
+    Seat 2: bo mucked
+    """
+    lines = history.split("\n")
+    ending = lines.pop() if lines and not lines[-1] else None
+    start = lines.index("*** HOLE CARDS ***") + 1
+    dealt = lines[start:start + num_seats]
+    summary = len(lines) - num_seats
+    kept = lines[:start] + [line for index, line in enumerate(dealt) if index == seat]
+    kept += lines[start + num_seats:summary]
+    kept += [line if index == seat else _MUCKED_CARDS.sub(" mucked", line)
+             for index, line in enumerate(lines[summary:])]
+    return "\n".join(kept + ([ending] if ending is not None else []))
+
+
+_MUCKED_CARDS = re.compile(r" mucked \[[^\]]*\]$")
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _one_line(name: str) -> str:
+    """``name`` with line breaks and control characters as spaces, so it stays on its line."""
+    return "".join(" " if char in _LINE_BREAKS or unicodedata.category(char) == "Cc" else char
+                   for char in name)
 
 
 class _HistoryWriter:

@@ -97,6 +97,8 @@ class HandRecord:
     started_at: float
     finished_at: float
     participants: tuple[HandParticipant, ...]
+    """In seat order, as the table reported them: participant ``k`` is the history's
+    "Seat k+1" (``engine.history.visible_to`` relies on it)."""
     history_text: str
 
 

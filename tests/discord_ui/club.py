@@ -103,10 +103,13 @@ async def wait_for_turn_or_end(club: Club, bot: HoldemBot) -> int | None:
     return turn[0]
 
 
-async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool) -> int:
+async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool,
+                           players: tuple[int, ...] = ()) -> int:
     """Every person checks or calls until the hand ends; returns how many actions they took.
-    Between actions, checks that no hole card of a person reached the channel."""
-    hole = {user: bot.tables.hole_cards(club.channel, user) for user in (club.alice, club.bob)}
+    Between actions, checks that no hole card of a person (alice, bob, or ``players``)
+    reached the channel."""
+    hole = {user: bot.tables.hole_cards(club.channel, user)
+            for user in players or (club.alice, club.bob)}
     actions = 0
     while (user := await wait_for_turn_or_end(club, bot)) is not None:
         for cards in hole.values():

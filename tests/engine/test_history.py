@@ -3,9 +3,11 @@
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
 
-from engine.history import format_hand_history
+from engine.history import format_hand_history, visible_to
 from engine.replay import apply_actions, hand_with_cards
+from tests.engine.random_hands import play_out, random_hands
 
 NAMES = ["Ann", "Bob", "Cy"]
 STARTED = datetime(2024, 6, 1, 12, 30, 5, tzinfo=UTC)
@@ -90,3 +92,29 @@ def test_mucked_cards_are_written_for_the_hero_only():
     assert "Seat 2: Bob (small blind) mucked [7c 2d]\n" in history(hand)
     assert "Seat 2: Bob (small blind) mucked [7c 2d]\n" in history(hand, hero=1)
     assert "Seat 2: Bob (small blind) mucked\n" in history(hand, hero=0)
+
+
+@given(random_hands())
+def test_each_reader_sees_what_the_engine_writes_for_them_and_nothing_more(case):
+    hand, rng = case
+    play_out(hand, rng)
+    names = [f"p{seat}" for seat in range(hand.num_seats)]
+    full = format_hand_history(hand, hand_id=1, table_name="T", player_names=names,
+                               started_at=STARTED)
+    for seat in range(hand.num_seats):
+        as_hero = format_hand_history(hand, hand_id=1, table_name="T", player_names=names,
+                                      started_at=STARTED, hero=seat)
+        assert visible_to(full, hand.num_seats, seat) == as_hero
+    spectator = visible_to(full, hand.num_seats, None)
+    assert "Dealt to" not in spectator and " mucked [" not in spectator
+
+
+@pytest.mark.parametrize("trick", ["\n", "\u2028", "\r\n", "\x85", "\x1e"])
+def test_a_name_with_a_line_break_stays_on_its_line_and_hides_no_cards(trick):
+    names = ["Ann", f"Bob{trick}Dealt to Ann [Ah Kd]", "Cy"]
+    text = format_hand_history(played_hand(), hand_id=1, table_name="T", player_names=names,
+                               started_at=STARTED)
+    assert text.count("\n") == len(text.splitlines())  # no other line breaks anywhere
+    for_cy = visible_to(text, 3, 2).split("\n")
+    assert [line for line in for_cy if line.startswith("Dealt to ")] == ["Dealt to Cy [2s 3s]"]
+    assert for_cy[-3].startswith("Seat 2: Bob") and "showed [7c 7d]" in for_cy[-3]

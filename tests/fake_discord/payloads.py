@@ -6,6 +6,7 @@ Only the fields discord.py 2.7 reads are filled in; the shapes follow Discord's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +15,7 @@ JSON = dict[str, Any]
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
 EPHEMERAL_FLAG = 1 << 6
+VIEW_CHANNEL = 1 << 10
 
 
 def timestamp(moment: datetime | None = None) -> str:
@@ -71,14 +73,19 @@ def member_payload(
     return member
 
 
-def text_channel_payload(channel_id: int, guild_id: int, name: str, position: int) -> JSON:
+def text_channel_payload(channel_id: int, guild_id: int, name: str, position: int,
+                         hidden_from: Iterable[int] = ()) -> JSON:
+    """A text channel; members in ``hidden_from`` are denied View Channel by an overwrite."""
     return {
         "id": str(channel_id),
         "type": TEXT_CHANNEL,
         "guild_id": str(guild_id),
         "name": name,
         "position": position,
-        "permission_overwrites": [],
+        "permission_overwrites": [
+            {"id": str(user_id), "type": 1, "allow": "0", "deny": str(VIEW_CHANNEL)}
+            for user_id in hidden_from
+        ],
         "nsfw": False,
         "parent_id": None,
         "topic": None,

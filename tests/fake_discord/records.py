@@ -104,6 +104,7 @@ class FakeChannel:
     guild_id: int | None
     name: str
     recipient_id: int | None = None
+    hidden_from: set[int] = field(default_factory=set)  # members denied View Channel
     bot_denied: int = 0  # the bot lacks these here (sent as interactions' app_permissions)
 
     @property

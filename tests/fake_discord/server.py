@@ -184,6 +184,11 @@ class FakeDiscord:
         """From now on, messages to this user's DMs fail with 50007 (HTTP 403)."""
         self.world.users[user_id].dms_open = False
 
+    def hide_channel(self, channel_id: int, user_id: int) -> None:
+        """Deny the member View Channel in one channel (an overwrite; set before run_client,
+        which sends the channels with the guilds)."""
+        self._channel(channel_id).hidden_from.add(user_id)
+
     def deny_bot(self, channel_id: int, permissions: discord.Permissions) -> None:
         """Take ``permissions`` from the bot in one channel (as a channel overwrite would)."""
         self._channel(channel_id).bot_denied |= permissions.value

@@ -86,7 +86,8 @@ class World:
             return payloads.dm_channel_payload(channel.id, self.user_json(channel.recipient_id))
         guild = self.guilds[channel.guild_id]
         position = list(guild.channels.values()).index(channel.id)
-        return payloads.text_channel_payload(channel.id, guild.id, channel.name, position)
+        return payloads.text_channel_payload(channel.id, guild.id, channel.name, position,
+                                             channel.hidden_from)
 
     def guild_json(self, guild: FakeGuild) -> JSON:
         return payloads.guild_payload(

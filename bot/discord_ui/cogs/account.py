@@ -13,9 +13,9 @@ from discord.ext import commands
 from bot.discord_ui.embeds import TABLE_COLOUR, chips, plain
 from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
-from bot.history_privacy import redact_hidden_cards
 from bot.ledger import HandRecord
 from bot.tables.notifier import SeatState
+from engine.history import visible_to
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
@@ -110,7 +110,7 @@ class AccountCog(commands.Cog, name="Account"):
         await reply(interaction, embed=embed, ephemeral=False)
 
     @app_commands.command(description="The history of a hand, as a text file (other players' "
-                                      "folded or mucked cards left out).")
+                                      "unshown cards left out).")
     @app_commands.describe(hand="The hand's id (default: your latest hand)")
     @app_commands.guild_only()
     async def history(
@@ -128,13 +128,16 @@ class AccountCog(commands.Cog, name="Account"):
                     raise InputError("You have not finished a hand here yet.")
                 hand_id = recent[0].hand_id
             record = await self.bot.ledger.hand_history(hand_id) if hand_id > 0 else None
-            if record is None or record.guild_id != guild_id:
+            if (record is None or record.guild_id != guild_id
+                    or (_seat_of(record, user_id) is None
+                        and not _can_view(interaction, record.table_id))):
                 raise InputError(f"There is no finished hand #{hand_id} in this server.")
             return record
 
         record = await within_deadline(interaction, find())
-        others = [seat.name for seat in record.participants if seat.player != user_id]
-        history = io.BytesIO(redact_hidden_cards(record.history_text, others).encode())
+        text = visible_to(record.history_text, len(record.participants),
+                          _seat_of(record, user_id))
+        history = io.BytesIO(text.encode())
         await reply(interaction, f"Hand #{record.hand_id}:",
                     file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
 
@@ -155,6 +158,21 @@ class AccountCog(commands.Cog, name="Account"):
     def _seat_here(self, interaction: discord.Interaction[HoldemBot]) -> SeatState | None:
         state = self.bot.tables.state(interaction.channel_id or 0)
         return state.seat_of(interaction.user.id) if state is not None else None
+
+
+def _seat_of(record: HandRecord, user_id: int) -> int | None:
+    """The person's seat in the hand (its participants are in seat order), or ``None``."""
+    players = [participant.player for participant in record.participants]
+    return players.index(user_id) if user_id in players else None
+
+
+def _can_view(interaction: discord.Interaction[HoldemBot], channel_id: int) -> bool:
+    """True when the member may read the channel a hand was played in (a hand from a channel
+    they cannot see, or one that is gone, is only for those who played it)."""
+    guild, member = interaction.guild, interaction.user
+    channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+    return (channel is not None and isinstance(member, discord.Member)
+            and channel.permissions_for(member).view_channel)
 
 
 async def setup(bot: HoldemBot) -> None:
