@@ -70,7 +70,9 @@ class Ledger:
     Every operation is one transaction on the connection's thread. Writes that arrive while a
     transaction runs commit together in the next one (group commit), so under load many hands
     share one ``BEGIN IMMEDIATE … COMMIT``; each write is still atomic on its own and durable
-    when its ``await`` returns. ``group_commit=False`` gives every write its own transaction.
+    when its ``await`` returns: committed and synced to disk, so it survives a crash or a power
+    loss (``transactions.SYNCHRONOUS`` has the measured cost). ``group_commit=False`` gives
+    every write its own transaction.
 
     ``transactions_committed`` counts the write transactions committed so far.
     """
