@@ -45,7 +45,7 @@ virtual disk, three alternating runs each), FULL against NORMAL:
   since a whole batch shares one sync;
 - one table alone (each write waits for its own sync): 0.9-1.1 ms against 0.4-0.6 ms per
   hand (two commits), about 2× the latency but half a millisecond, and a lower p99 (2-3 ms
-  against 5-6 ms: NORMAL pays its syncs in bursts at checkpoints);
+  against 4.5-6 ms: NORMAL pays its syncs in bursts at checkpoints);
 - one transaction per write, 1,000 tables: 1,154 against 2,079 hands/s, 0.56×.
 
 A hand takes seconds to play, so the cost is small where it is paid; a slower disk's sync
