@@ -159,6 +159,16 @@ async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
+async def test_every_commit_is_synced_to_disk_before_the_write_returns(tmp_path: Path) -> None:
+    """In WAL mode, synchronous=FULL syncs the log at every commit, so a write whose call has
+    returned survives a power loss; NORMAL syncs only at checkpoints (a process crash loses
+    nothing, a power loss can lose the last commits)."""
+    async with await Ledger.open(tmp_path / "ledger.sqlite3") as ledger:
+        cursor = await ledger._db.connection.execute("PRAGMA synchronous")
+        assert await cursor.fetchone() == (2,)  # FULL
+        await cursor.close()
+
+
 async def test_new_numbered_migrations_apply_in_order_and_a_failing_one_changes_nothing(
     tmp_path: Path,
 ) -> None:

@@ -30,19 +30,20 @@ def account(
     bot_name: str = "",
 ) -> tuple[int, int]:
     """The (id, chips) of an account, opening it empty if it does not exist yet."""
-    (row,) = db.execute(
+    rows: list[tuple[int, int]] = db.execute(
         "INSERT INTO accounts (kind, table_id, guild_id, user_id, bot_name)"
         " VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (kind, table_id, guild_id, user_id, bot_name) DO UPDATE SET chips = chips"
         " RETURNING id, chips",
         (kind, table_id, guild_id, user_id, bot_name),
     ).fetchall()
+    (row,) = rows
     return row
 
 
 def person_account(db: sqlite3.Connection, guild_id: int, user_id: int) -> tuple[int, int]:
     """The (id, chips) of a known person's balance; ``UnknownPlayer`` otherwise."""
-    row = db.execute(
+    row: tuple[int, int] | None = db.execute(
         "SELECT id, chips FROM accounts WHERE kind = 'balance' AND table_id = 0"
         " AND guild_id = ? AND user_id = ? AND bot_name = ''",
         (guild_id, user_id),
@@ -72,9 +73,10 @@ def credit(
         "INSERT INTO entries (account_id, delta, reason, note, created_at) VALUES (?, ?, ?, ?, ?)",
         (account_id, amount, reason, note, now),
     )
-    ((chips,),) = db.execute(
+    rows: list[tuple[int]] = db.execute(
         "UPDATE accounts SET chips = chips + ? WHERE id = ? RETURNING chips", (amount, account_id)
     ).fetchall()
+    ((chips,),) = rows
     return chips
 
 

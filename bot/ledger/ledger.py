@@ -70,7 +70,9 @@ class Ledger:
     Every operation is one transaction on the connection's thread. Writes that arrive while a
     transaction runs commit together in the next one (group commit), so under load many hands
     share one ``BEGIN IMMEDIATE … COMMIT``; each write is still atomic on its own and durable
-    when its ``await`` returns. ``group_commit=False`` gives every write its own transaction.
+    when its ``await`` returns: committed and synced to disk, so it survives a crash or a power
+    loss (``transactions.SYNCHRONOUS`` has the measured cost). ``group_commit=False`` gives
+    every write its own transaction.
 
     ``transactions_committed`` counts the write transactions committed so far.
     """
@@ -106,7 +108,12 @@ class Ledger:
         """Connect to the SQLite file at ``path`` (created, with its folder, if missing) and
         apply the numbered migrations of ``migrations_dir`` it has not seen yet.
         ``group_commit=False`` commits every write alone (slower under load; kept to measure
-        the difference)."""
+        the difference).
+
+        Raises ``InvalidAmount`` for a starting balance or daily amount out of range,
+        ``InvalidRequest`` for a negative daily interval, ``LedgerError`` for a misnamed
+        migration, and ``sqlite3.Error`` if a migration fails (its changes are undone).
+        """
         if starting_balance != 0:
             check_amount(starting_balance)
         check_amount(daily_amount)
@@ -150,7 +157,7 @@ class Ledger:
 
     async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:
         """Create the person with the starting grant on first use, refresh the display name,
-        and return the balance."""
+        and return the balance. ``InvalidRequest`` if an id or the name is malformed."""
         check_id(guild_id, "server")
         check_id(user_id, "user")
         if not isinstance(name, str):
@@ -181,7 +188,8 @@ class Ledger:
         return await self._db.read(lambda db: person_account(db, guild_id, user_id)[1])
 
     async def claim_daily(self, guild_id: int, user_id: int) -> int:
-        """Grant the daily bonus and return the new balance, or raise ``DailyNotReady``."""
+        """Grant the daily bonus and return the new balance; ``DailyNotReady`` if it was
+        claimed within the interval, ``UnknownPlayer`` if the person has no account."""
 
         def body(db: sqlite3.Connection) -> int:
             account_id, _ = person_account(db, guild_id, user_id)
@@ -203,7 +211,9 @@ class Ledger:
     async def grant(
         self, guild_id: int, user_id: int, amount: int, *, reason: str = "admin"
     ) -> int:
-        """Create chips for a person (an admin's gift); ``reason`` is kept as a note."""
+        """Create chips for a person (an admin's gift) and return the new balance; ``reason``
+        is kept as a note. ``InvalidAmount`` unless 1 <= amount <= ``MAX_CHIPS``,
+        ``UnknownPlayer`` if the person has no account."""
         check_amount(amount)
 
         def body(db: sqlite3.Connection) -> int:
@@ -217,13 +227,20 @@ class Ledger:
     async def buy_in(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
         """Move chips to the player's stack at a table and return that stack.
 
-        A person pays from their balance (``InsufficientChips`` if short); a bot is paid for
-        by the guild's house.
+        A person pays from their balance; a bot is paid for by the guild's house. Raises
+        ``InsufficientChips`` if the balance is short, ``UnknownPlayer`` if the person has no
+        account, ``InvalidAmount`` for an amount out of range or a stack that would pass
+        ``MAX_CHIPS``, ``HandInProgress`` if the stack is in the running hand, and
+        ``InvalidRequest`` for a malformed id or player.
         """
         return await self._fund_stack(guild_id, table_id, player, amount, "buy-in")
 
     async def top_up(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
-        """Add chips to a stack already at the table, between hands; return the stack."""
+        """Add chips to a stack already at the table, between hands; return the stack.
+
+        Raises ``NotSeated`` if the player has no stack there, and otherwise what ``buy_in``
+        raises.
+        """
         return await self._fund_stack(guild_id, table_id, player, amount, "top-up")
 
     async def _fund_stack(
@@ -257,13 +274,15 @@ class Ledger:
         return await self._db.write(body)
 
     async def cash_out(self, guild_id: int, table_id: int, player: PlayerKey) -> int:
-        """Return the player's whole stack to their balance (a bot's to the house); return it."""
+        """Return the player's whole stack to their balance (a bot's to the house) and return
+        it (0 if there was none). ``HandInProgress`` if the stack is in the running hand,
+        ``InvalidRequest`` for a malformed id or player."""
         check_id(guild_id, "server")
         check_id(table_id, "table")
         user_id, bot_name = holder_of(player)
 
         def body(db: sqlite3.Connection) -> int:
-            row = db.execute(
+            row: tuple[int, int] | None = db.execute(
                 "SELECT id, chips FROM accounts WHERE kind = 'escrow' AND table_id = ?"
                 " AND guild_id = ? AND user_id = ? AND bot_name = ?",
                 (table_id, guild_id, user_id, bot_name),
@@ -298,8 +317,10 @@ class Ledger:
     ) -> int:
         """Record the start-of-hand stacks and return the new hand's id.
 
-        Each stack must equal the player's escrow at the table, and the table must have no
-        other hand running.
+        Each stack must equal the player's escrow at the table (``UnbalancedHand``), the table
+        must have no other hand running (``HandInProgress``), and the stacks may total at most
+        ``MAX_CHIPS`` (``InvalidAmount``); ``InvalidRequest`` for no players or a malformed
+        id or player.
         """
         check_id(guild_id, "server")
         check_id(table_id, "table")
@@ -321,6 +342,7 @@ class Ledger:
                 if "hands.table_id" not in str(error):
                     raise
                 raise HandInProgress("start another") from None
+            assert hand_id is not None  # an INSERT that succeeded has a row id
             # Each stack is snapshotted only if the escrow holds exactly that many chips.
             recorded = db.executemany(
                 "INSERT INTO hand_stacks (hand_id, account_id, chips)"
@@ -349,7 +371,9 @@ class Ledger:
 
         ``final_stacks`` and ``participants`` must name exactly the players of the hand, the
         total must equal the start-of-hand total, and each ``net`` must be final minus start;
-        otherwise ``UnbalancedHand`` is raised and nothing changes.
+        otherwise ``UnbalancedHand`` is raised and nothing changes. Also raises
+        ``UnknownHand`` if the hand is not running, ``InvalidAmount`` for a stack or pot that
+        is negative or above ``MAX_CHIPS``, and ``InvalidRequest`` for a malformed player.
         """
         final = check_stacks(final_stacks)
         by_holder = {holder_of(p.player): p for p in participants}
@@ -406,6 +430,7 @@ class Ledger:
 
         Chips only leave the snapshot when a hand settles, so the escrow already holds the
         snapshot; the hand is closed as refunded and its players may cash out again.
+        ``UnknownHand`` if the hand is not running.
         """
 
         def body(db: sqlite3.Connection) -> None:
@@ -463,7 +488,8 @@ class Ledger:
         page_size: int = 10,
     ) -> list[LeaderboardRow]:
         """People ranked by balance, net winnings or hands won, in one guild or (``None``)
-        summed over all guilds; ``page`` counts from 1."""
+        summed over all guilds; ``page`` counts from 1. ``InvalidRequest`` for an unknown
+        order, a page below 1 or a page size outside 1..``MAX_PAGE_SIZE``."""
         if by not in _LEADERBOARD_VALUES:
             raise InvalidRequest(f"A leaderboard is ordered by {', '.join(_LEADERBOARD_VALUES)}.")
         check_id(page, "page")
@@ -498,10 +524,26 @@ class Ledger:
                 (guild_id, user_id),
             ).fetchone()
         )
-        return None if row is None else PlayerStats(*row)
+        if row is None:
+            return None
+        (guild, user, name, balance, played, won, showdowns, net, biggest, vpip, pfr) = row
+        return PlayerStats(
+            guild_id=guild,
+            user_id=user,
+            name=name,
+            balance=balance,
+            hands_played=played,
+            hands_won=won,
+            showdowns_won=showdowns,
+            net_chips=net,
+            biggest_pot=biggest,
+            vpip_hands=vpip,
+            pfr_hands=pfr,
+        )
 
     async def recent_hands(self, guild_id: int, user_id: int, limit: int = 10) -> list[HandSummary]:
-        """The person's latest settled hands in a guild, newest first."""
+        """The person's latest ``limit`` settled hands in a guild, newest first;
+        ``InvalidRequest`` if ``limit`` is not a positive integer."""
         if check_id(limit, "limit") < 1:
             raise InvalidRequest("Ask for at least one hand.")
         rows = await self._db.read(
@@ -514,7 +556,14 @@ class Ledger:
             ).fetchall()
         )
         return [
-            HandSummary(hand_id, table_id, number, finished_at, net, bool(won))
+            HandSummary(
+                hand_id=hand_id,
+                table_id=table_id,
+                hand_number=number,
+                finished_at=finished_at,
+                net=net,
+                won=bool(won),
+            )
             for hand_id, table_id, number, finished_at, net, won in rows
         ]
 
@@ -536,13 +585,28 @@ class Ledger:
             )
             participants = tuple(
                 HandParticipant(
-                    player_key(user_id, bot_name), name, net,
-                    bool(won), bool(showdown_won), bool(vpip), bool(pfr), pot_won,
+                    player=player_key(user_id, bot_name),
+                    name=name,
+                    net=net,
+                    won=bool(won),
+                    showdown_won=bool(showdown_won),
+                    vpip=bool(vpip),
+                    pfr=bool(pfr),
+                    pot_won=pot_won,
                 )
                 for user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won in rows
-            )  # fmt: skip
-            *head, history = hand
-            return HandRecord(*head, participants=participants, history_text=history)
+            )
+            _, guild_id, table_id, number, started_at, finished_at, history = hand
+            return HandRecord(
+                hand_id=hand_id,
+                guild_id=guild_id,
+                table_id=table_id,
+                hand_number=number,
+                started_at=started_at,
+                finished_at=finished_at,
+                participants=participants,
+                history_text=history,
+            )
 
         return await self._db.read(body)
 
@@ -558,7 +622,8 @@ class Ledger:
         return {} if row is None else json.loads(row[0])
 
     async def save_guild_settings(self, guild_id: int, settings: Mapping[str, object]) -> None:
-        """Replace a server's saved table defaults (they must be JSON-serializable)."""
+        """Replace a server's saved table defaults; ``InvalidRequest`` unless they are plain
+        JSON values."""
         check_id(guild_id, "server")
         try:
             text = json.dumps(dict(settings), sort_keys=True)
