@@ -31,11 +31,13 @@ TEST_TABLE = TableSettings.instant(next_hand_delay=600.0, turn_timeout=60.0)
 
 @dataclass
 class Club:
-    """A fake Discord with one server, one poker channel, two players and an admin."""
+    """A fake Discord with one server, a poker channel and a lounge, two players and an
+    admin."""
 
     fake: FakeDiscord
     guild_id: int
     channel: int
+    lounge: int
     alice: int
     bob: int
     admin: int

@@ -16,9 +16,9 @@ from tests.fake_discord import FakeDiscord
 @pytest.fixture
 async def club(tmp_path: Path) -> AsyncIterator[Club]:
     async with FakeDiscord() as fake:
-        guild = fake.add_guild("Poker Club", channels=["poker"])
+        guild = fake.add_guild("Poker Club", channels=["poker", "lounge"])
         yield Club(
-            fake, guild.id, guild.channel("poker"),
+            fake, guild.id, guild.channel("poker"), guild.channel("lounge"),
             alice=fake.add_user("alice"), bob=fake.add_user("bob"),
             admin=fake.add_user("admin", permissions=discord.Permissions(manage_guild=True)),
             database=tmp_path / "holdem.sqlite3",
