@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.process import configure_logging
 from bot.settings import MISSING_TOKEN_HELP, Settings, SettingsError
@@ -23,6 +25,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+async def ledger_problem(path: Path) -> str | None:
+    """Why the chip ledger at ``path`` cannot be opened, or ``None``: checked before the bot
+    connects to Discord, so a wrong path is one line at once, not a failure after login."""
+    from bot.ledger import Ledger, LedgerUnavailable
+
+    try:
+        ledger = await Ledger.open(path)
+    except LedgerUnavailable as error:
+        return error.reason
+    await ledger.close()
+    return None
+
+
 def run_discord_bot() -> int:
     """Run the bot until it is stopped; a start-up failure is one line on stderr and status 1
     (a refused token, Discord out of reach), never a traceback."""
@@ -35,6 +50,10 @@ def run_discord_bot() -> int:
         print(MISSING_TOKEN_HELP, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    problem = asyncio.run(ledger_problem(settings.database_path))
+    if problem is not None:
+        print(f"error: {problem}; set DATABASE_PATH to a database file.", file=sys.stderr)
+        return 1
     import aiohttp
     import discord
 

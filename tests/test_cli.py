@@ -62,6 +62,13 @@ def test_a_token_with_no_network_is_one_line_and_exit_status_1(
     assert err.startswith("error: cannot reach Discord (") and err.count("\n") == 1
 
 
+def test_a_database_path_that_is_a_folder_is_one_line_before_connecting(tmp_path: Path) -> None:
+    result = run_bot(DISCORD_TOKEN="a-token", DATABASE_PATH=str(tmp_path))
+    assert result.returncode == 1
+    assert result.stderr == (f"error: {tmp_path} is a folder, not a database file; "
+                             "set DATABASE_PATH to a database file.\n")
+
+
 def test_an_unknown_log_level_is_one_line_and_exit_status_2() -> None:
     result = run_bot(DISCORD_TOKEN="a-token", LOG_LEVEL="bogus")
     assert result.returncode == 2

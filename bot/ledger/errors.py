@@ -21,6 +21,16 @@ class LedgerError(HoldemError):
     """An operation was refused; ``str(error)`` is a short sentence to show the user."""
 
 
+class LedgerUnavailable(LedgerError):
+    """The database cannot be reached (a file that cannot be opened, a read-only or full disk):
+    nothing was changed, and trying again later may work."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"The chip ledger is unavailable right now ({reason}); no chips "
+                         "moved. Try again in a moment.")
+        self.reason = reason
+
+
 class InvalidRequest(LedgerError, InputError):
     """An argument is malformed (wrong type, unknown option, empty name)."""
 

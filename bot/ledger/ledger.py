@@ -24,6 +24,7 @@ from bot.ledger.errors import (
     DailyNotReady,
     InsufficientChips,
     InvalidRequest,
+    LedgerUnavailable,
     UnbalancedHand,
     UnknownHand,
 )
@@ -112,7 +113,9 @@ class Ledger:
 
         Raises ``InvalidAmount`` for a starting balance or daily amount out of range,
         ``InvalidRequest`` for a negative daily interval, ``LedgerError`` for a misnamed
-        migration, and ``sqlite3.Error`` if a migration fails (its changes are undone).
+        migration, ``LedgerUnavailable`` when the file cannot be opened as a database (a
+        folder, not a database, not readable), and ``sqlite3.Error`` if a migration fails
+        (its changes are undone).
         """
         if starting_balance != 0:
             check_amount(starting_balance)
@@ -120,8 +123,15 @@ class Ledger:
         if daily_interval < 0:
             raise InvalidRequest("The daily interval cannot be negative.")
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
+            if Path(path).is_dir():  # refused before aiosqlite starts a thread for it
+                raise LedgerUnavailable(f"{path} is a folder, not a database file")
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                db = await aiosqlite.connect(path, isolation_level=None)
+            except (OSError, sqlite3.Error) as error:
+                raise LedgerUnavailable(f"cannot open {path}: {error}") from error
+        else:
+            db = await aiosqlite.connect(path, isolation_level=None)
         ledger = cls(
             db,
             starting_balance=starting_balance,
@@ -133,6 +143,11 @@ class Ledger:
         try:
             await ledger._db.call(configure)
             await ledger._db.call(migrate, migrations_dir)
+        except sqlite3.DatabaseError as error:
+            await db.close()
+            if "not a database" not in str(error):
+                raise
+            raise LedgerUnavailable(f"{path} is not a chip ledger: {error}") from error
         except BaseException:
             await db.close()
             raise

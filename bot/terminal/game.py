@@ -9,11 +9,10 @@ from __future__ import annotations
 import asyncio
 import getpass
 import random
-import sqlite3
 from typing import TextIO
 
 from bot.errors import HoldemError, NotSeated
-from bot.ledger import Ledger
+from bot.ledger import Ledger, LedgerUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from bot.terminal.cli import PlayOptions
@@ -52,10 +51,9 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
     """Play until the player leaves; returns the process exit status."""
     settings = table_settings(options)
     try:
-        options.database_path.parent.mkdir(parents=True, exist_ok=True)
         ledger = await Ledger.open(options.database_path)
-    except (OSError, sqlite3.Error) as error:
-        out.write(f"Cannot open the chip ledger {options.database_path}: {error}\n")
+    except LedgerUnavailable as error:
+        out.write(f"Cannot open the chip ledger {options.database_path}: {error.reason}\n")
         return 1
     try:
         name = local_player_name()

@@ -17,12 +17,12 @@ import pytest
 
 from bot.ledger import Ledger
 
-WORKER = Path(__file__).with_name("ledger_crash_worker.py")
+WORKER = Path(__file__).with_name("crash_worker.py")
 # The worker runs as a script; it must import this checkout's ``bot``, not an installed copy.
 WORKER_ENV = {
     **os.environ,
     "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(WORKER.parent.parent), os.environ.get("PYTHONPATH")])
+        filter(None, [str(WORKER.parents[2]), os.environ.get("PYTHONPATH")])
     ),
 }
 GUILD, FIRST_TABLE, ALICE, BOB = 0, 7, 1, 2

@@ -1,7 +1,7 @@
 """A process that plays hands through the ledger and freezes at a chosen moment, so that
 ``test_ledger_crash.py`` can kill it there.
 
-Usage: ``python ledger_crash_worker.py DB_PATH STOP_AT [TABLES [refused]]``. The worker seats
+Usage: ``python crash_worker.py DB_PATH STOP_AT [TABLES [refused]]``. The worker seats
 the same two people and a bot at TABLES tables (default 1), begins one hand at each, then settles
 them all at once, so that their settlements share one grouped transaction; with ``refused``, a
 settlement of a hand that does not exist joins them, second, so that the transaction is replayed

@@ -25,6 +25,7 @@ from bot.ledger import (
     InvalidRequest,
     Ledger,
     LedgerError,
+    LedgerUnavailable,
     NotSeated,
     UnbalancedHand,
     UnknownHand,
@@ -748,3 +749,13 @@ async def test_errors_read_as_short_sentences() -> None:
     assert str(DailyNotReady(90)) == "Your next daily bonus is ready in 2m."
     assert str(InsufficientChips(500, 20)) == "You need 500 chips but your balance is 20."
     assert str(UnknownPlayer(1, 2)).endswith(".")
+
+
+async def test_a_folder_or_a_file_that_is_no_database_is_unavailable_not_a_crash(tmp_path):
+    with pytest.raises(LedgerUnavailable, match="is a folder"):
+        await Ledger.open(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("these are not chips\n" * 100)
+    with pytest.raises(LedgerUnavailable, match="is not a chip ledger"):
+        await Ledger.open(notes)
+    assert notes.read_text() == "these are not chips\n" * 100
