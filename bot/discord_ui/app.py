@@ -23,7 +23,7 @@ from bot.discord_ui.views.amount_form import answer_form
 from bot.discord_ui.views.outdated import OutdatedButton
 from bot.discord_ui.views.run_it_twice import RunItTwiceButton
 from bot.discord_ui.views.table_controls import MyCardsButton, TurnButton
-from bot.ledger import Ledger
+from bot.ledger import Ledger, LedgerError
 from bot.render import render_cards, render_table
 from bot.settings import Settings
 from bot.tables.bot_worker import BotWorker
@@ -102,18 +102,28 @@ class HoldemBot(commands.Bot):
             self, edit_interval=self.options.edit_interval,
             render_table=render_table, render_cards=render_cards,
             dm_deadline=self.options.dm_deadline,
+            remember_message=self._remember_table_message,
         )
         self.tables = TableManager(
             self.ledger, self.notifier, rng=self.options.rng,
             default_settings=self.options.table_settings,
             bot_worker=BotWorker() if self.options.bots_in_worker_process else None,
         )
-        await self.tables.start()
+        report = await self.tables.start()
+        messages = await self.ledger.take_table_messages(report.tables_closed)
+        for channel_id in report.tables_closed:
+            self.notifier.closed_by_restart(channel_id, messages.get(channel_id))
         for extension in COGS:
             await self.load_extension(extension)
         self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
         if self.options.sync_commands:
             await self._sync_commands()
+
+    async def _remember_table_message(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.ledger.save_table_message(channel_id, message_id)
+        except LedgerError:
+            log.warning("could not remember the table message of channel %s", channel_id)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -35,7 +35,8 @@ class TableSnapshot:
 
 
 class LiveTableMessage:
-    """Posts and edits the table message of one channel."""
+    """Posts and edits the table message of one channel; ``on_posted(channel_id, message_id)``
+    hears of every newly posted message (to find it again after a restart)."""
 
     def __init__(
         self,
@@ -44,10 +45,12 @@ class LiveTableMessage:
         *,
         min_interval: float,
         render_table: TableRenderer | None = None,
+        on_posted: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self._client = client
         self.channel_id = channel_id
         self._render_table = render_table
+        self._on_posted = on_posted
         self._coalescer: EditCoalescer[TableSnapshot] = EditCoalescer(self._publish, min_interval)
         self.message: discord.Message | discord.PartialMessage | None = None
         self._repost_next = False
@@ -63,11 +66,6 @@ class LiveTableMessage:
         message, and the table is never more than one edit interval behind."""
         self._repost_next = True
         self._coalescer.submit(snapshot)
-
-    def adopt(self, message: discord.Message | None) -> None:
-        """Take over an existing table message (one posted before a restart) if none is live."""
-        if self.message is None and message is not None:
-            self.message = message
 
     async def flush(self) -> None:
         """Wait until the latest snapshot is on Discord."""
@@ -96,6 +94,8 @@ class LiveTableMessage:
         channel = self._client.get_partial_messageable(self.channel_id)
         files = [] if image is None else [_image_file(image)]
         self.message = await channel.send(embed=embed, files=files, view=view)
+        if self._on_posted is not None:
+            await self._on_posted(self.channel_id, self.message.id)
         if old is not None:
             try:
                 await old.delete()

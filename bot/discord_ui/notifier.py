@@ -14,12 +14,12 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TypeVar
 
 import discord
 
-from bot.discord_ui.embeds import hole_cards_text
+from bot.discord_ui.embeds import TABLE_COLOUR, hole_cards_text
 from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
@@ -36,6 +36,10 @@ DMS_CLOSED_NOTICE = (
 DM_FAILED_NOTICE = (
     "I could not send you your cards by direct message just now. Use the **My cards** "
     "button under the table to see them."
+)
+RESTART_NOTICE = (
+    "Any hand in progress was cancelled and every stack went back to its owner's balance, as "
+    "it was when that hand started. Use /join to sit down again."
 )
 FLUSH_TIMEOUT_SECONDS = 5.0
 DM_DEADLINE_SECONDS = 5.0
@@ -68,8 +72,10 @@ class DiscordNotifier:
         render_table: TableRenderer | None = None,
         render_cards: CardsRenderer | None = None,
         dm_deadline: float = DM_DEADLINE_SECONDS,
+        remember_message: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self._client = client
+        self._remember_message = remember_message
         self._dm_deadline = dm_deadline
         self._edit_interval = edit_interval
         self._render_table = render_table
@@ -144,11 +150,6 @@ class DiscordNotifier:
         """True when private notes wait for the person's next interaction."""
         return user_id in self._notices
 
-    def adopt_table_message(self, message: discord.Message | None) -> None:
-        """Keep editing a table message posted before a restart (found through a click)."""
-        if message is not None and message.channel is not None:
-            self._live_table(message.channel.id).adopt(message)
-
     def repost_table(self, state: TableState) -> None:
         """Post the table message again at the bottom of its channel (the old one goes)."""
         self._states[state.channel_id] = state
@@ -165,6 +166,11 @@ class DiscordNotifier:
         for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
             store.pop(channel_id, None)
 
+    def closed_by_restart(self, channel_id: int, message_id: int | None) -> None:
+        """Say in the channel, soon, that its table closed when the bot restarted: the table
+        message (if known) loses its buttons and tells what happened to the chips."""
+        self._deliver(self._announce_restart(channel_id, message_id))
+
     async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
         """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
         if self._render_cards is None:
@@ -179,13 +185,21 @@ class DiscordNotifier:
             await asyncio.wait_for(asyncio.gather(*waits), timeout=FLUSH_TIMEOUT_SECONDS)
 
     async def close(self) -> None:
-        """Show the last states if possible, then stop editing and sending DMs."""
+        """At shutdown, after the tables closed: show their last states, then turn each table
+        message into the notice that the table closed (no buttons left to click), then stop
+        editing and sending DMs."""
         try:
             await self.flush()
         except TimeoutError:
             log.warning("table messages were still being edited at shutdown")
         for live in self._live.values():
             live.cancel()
+        notices = [self._announce_restart(channel_id, live.message.id)
+                   for channel_id, live in self._live.items() if live.message is not None]
+        try:
+            await asyncio.wait_for(asyncio.gather(*notices), timeout=FLUSH_TIMEOUT_SECONDS)
+        except TimeoutError:
+            log.warning("not every table message could say that its table closed")
         for delivery in list(self._deliveries):
             delivery.cancel()
 
@@ -195,7 +209,8 @@ class DiscordNotifier:
         live = self._live.get(channel_id)
         if live is None:
             live = LiveTableMessage(self._client, channel_id, min_interval=self._edit_interval,
-                                    render_table=self._render_table)
+                                    render_table=self._render_table,
+                                    on_posted=self._remember_message)
             self._live[channel_id] = live
         return live
 
@@ -209,10 +224,26 @@ class DiscordNotifier:
         self._live_table(channel_id).show(self._snapshot(state), keep=keep)
 
     def _deliver(self, message: Coroutine[None, None, None]) -> None:
-        """Send a DM in the background: the table goes on at once."""
+        """Send a message in the background: the table (or start-up) goes on at once."""
         delivery = asyncio.get_running_loop().create_task(message)
         self._deliveries.add(delivery)
         delivery.add_done_callback(self._deliveries.discard)
+
+    async def _announce_restart(self, channel_id: int, message_id: int | None) -> None:
+        embed = discord.Embed(title="This table closed when the bot restarted",
+                              description=RESTART_NOTICE, colour=TABLE_COLOUR)
+        channel = self._client.get_partial_messageable(channel_id)
+        try:
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        embed=embed, attachments=[], view=None)
+                    return
+                except discord.NotFound:
+                    pass  # deleted meanwhile: say it in a new message
+            await channel.send(embed=embed)
+        except discord.HTTPException as error:
+            log.info("could not tell channel %s that its table closed: %r", channel_id, error)
 
     async def _send_hole_cards(
         self, state: TableState, user_id: int, cards: tuple[Card, ...]

@@ -652,6 +652,37 @@ class Ledger:
             )
         )
 
+    # ----------------------------------------------------------------- table messages
+
+    async def save_table_message(self, channel_id: int, message_id: int) -> None:
+        """Remember the message that shows the channel's table (replacing an older one)."""
+        check_id(channel_id, "channel")
+        check_id(message_id, "message")
+        await self._db.write(
+            lambda db: db.execute(
+                "INSERT INTO table_messages (channel_id, message_id) VALUES (?, ?)"
+                " ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id",
+                (channel_id, message_id),
+            )
+        )
+
+    async def take_table_messages(self, channel_ids: Collection[int]) -> dict[int, int]:
+        """The remembered table messages of ``channel_ids`` (channel -> message), forgotten as
+        they are handed out: after a restart each is updated once."""
+        wanted = sorted({check_id(channel_id, "channel") for channel_id in channel_ids})
+
+        def body(db: sqlite3.Connection) -> dict[int, int]:
+            found: dict[int, int] = {}
+            for channel_id in wanted:
+                row = db.execute("SELECT message_id FROM table_messages WHERE channel_id = ?",
+                                 (channel_id,)).fetchone()
+                if row is not None:
+                    found[channel_id] = row[0]
+                    db.execute("DELETE FROM table_messages WHERE channel_id = ?", (channel_id,))
+            return found
+
+        return await self._db.write(body)
+
     # ----------------------------------------------------------------- audit
 
     async def audit(self) -> AuditReport:

@@ -228,7 +228,7 @@ async def test_settings_change_the_servers_tables(club: Club):
     assert "6 (bots: at most 2)" in ranged.all_text()
 
 
-async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: Club):
+async def test_restart_mid_hand_restores_balances_and_closes_the_old_table_message(club: Club):
     bot = await club.start_bot()
     await seat_two_and_a_bot(club, bot)
     before = {user: await bot.ledger.balance(club.guild_id, user)
@@ -237,6 +237,9 @@ async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: C
     user = await wait_for_turn_or_end(club, bot)
     assert user is not None
     old_table = await club.table_message(bot)
+    # What a client that has not yet seen the restart still shows: the old buttons.
+    lagging = club.fake.world.create_message(club.channel, {"components": old_table.components},
+                                             [])
     await club.fake.click(user, old_table.id, control(old_table, "allin"))
     await club.fake.stop_client()
 
@@ -244,17 +247,19 @@ async def test_restart_mid_hand_restores_balances_and_old_buttons_answer(club: C
     for person in (club.alice, club.bob):
         answer = await club.fake.slash(person, club.channel, "balance")
         assert answer.content == f"Your balance is {before[person] + 2_000:,} chips."
-    stale = await club.fake.click(club.alice, old_table.id,
-                                   control(old_table, "check", "call"))
+    await club.fake.wait_until(lambda: not club.fake.message(old_table.id).components)
+    closed = club.fake.message(old_table.id).embeds[0]
+    assert closed["title"] == "This table closed when the bot restarted"
+    assert "went back to its owner's balance" in closed["description"]
+    stale = await club.fake.click(club.alice, lagging.id, control(lagging, "check", "call"))
     assert stale.ephemeral and "The table has moved on" in stale.content
 
     await seat_two_and_a_bot(club, bot)
     await start_hand(club, bot, club.bob)
     user = await wait_for_turn_or_end(club, bot)
     assert user is not None
-    await bot.notifier.flush()
-    assert (await club.table_message(bot)).id == old_table.id
     table = await club.table_message(bot)
+    assert table.id != old_table.id
     clicked = await club.fake.click(user, table.id, control(table, "check", "call"))
     assert clicked.deferred
 

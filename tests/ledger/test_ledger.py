@@ -88,7 +88,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
-    "guild_settings",
+    "guild_settings", "table_messages",
 }  # fmt: skip
 
 
@@ -101,8 +101,9 @@ def test_the_migrations_ship_inside_the_package() -> None:
     assert sorted(entry.name for entry in shipped.iterdir() if entry.name.endswith(".sql")) == [
         "001_initial.sql",
         "002_one_running_hand_per_table.sql",
+        "003_table_messages.sql",
     ]
-    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2]
+    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2, 3]
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
@@ -139,7 +140,7 @@ def test_a_zipped_package_finds_its_migrations(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == [str(archive / "bot" / "ledger" / "__init__.py"), "10000"]
     with sqlite3.connect(database) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,), (3,)]
 
 
 async def test_open_creates_the_folder_of_the_database(tmp_path: Path) -> None:
@@ -156,7 +157,7 @@ async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None
         async with await Ledger.open(path) as ledger:
             await ledger.ensure_player(GUILD, ALICE, "alice")
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,), (3,)]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
@@ -759,3 +760,14 @@ async def test_a_folder_or_a_file_that_is_no_database_is_unavailable_not_a_crash
     with pytest.raises(LedgerUnavailable, match="is not a chip ledger"):
         await Ledger.open(notes)
     assert notes.read_text() == "these are not chips\n" * 100
+
+
+async def test_table_messages_are_remembered_per_channel_and_handed_out_once(tmp_path):
+    async with await Ledger.open(tmp_path / "l.sqlite3") as ledger:
+        await ledger.save_table_message(100, 1)
+        await ledger.save_table_message(100, 2)  # a repost replaces the older message
+        await ledger.save_table_message(200, 3)
+        assert await ledger.take_table_messages([100, 300]) == {100: 2}
+        assert await ledger.take_table_messages([100, 200]) == {200: 3}
+        with pytest.raises(InvalidRequest):
+            await ledger.save_table_message(100, "x")

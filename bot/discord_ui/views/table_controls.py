@@ -18,7 +18,6 @@ import discord
 
 from bot.discord_ui.embeds import chips
 from bot.discord_ui.player_actions import act, current_turn, show_my_cards
-from bot.discord_ui.services import table_services
 from bot.discord_ui.views.amount_form import AmountForm
 from bot.discord_ui.views.pressable import Pressable
 from bot.tables.bet_sizing import bet_or_raise, quick_amount
@@ -65,7 +64,6 @@ class TurnButton(Pressable, discord.ui.DynamicItem[Button], template=TURN_BUTTON
         return cls(match["action"], Turn(int(match["hand"]), int(match["turn"])))
 
     async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
-        table_services(interaction).notifier.adopt_table_message(interaction.message)
         state, prompt = current_turn(interaction, self.turn)
         kind = _SIMPLE_ACTIONS.get(self.action)
         if kind is not None:
@@ -94,7 +92,6 @@ class MyCardsButton(Pressable, discord.ui.DynamicItem[Button], template=MY_CARDS
         return cls()
 
     async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
-        table_services(interaction).notifier.adopt_table_message(interaction.message)
         await show_my_cards(interaction)
 
 

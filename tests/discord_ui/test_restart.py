@@ -1,0 +1,36 @@
+"""After a crash, each table that was open says so in its channel: its message loses its
+buttons and tells where the chips went."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ledger import Ledger
+from tests.discord_ui.club import Club
+
+pytestmark = pytest.mark.slow
+
+
+async def test_a_table_cut_off_by_a_crash_closes_its_message_and_refunds_the_hand(club: Club):
+    # The ledger as a killed process leaves it (see tests/ledger/test_crash.py): a hand running
+    # at the channel's table, and the table message the bot had posted.
+    table_message = club.fake.world.create_message(club.channel, {
+        "embeds": [{"title": "Texas Hold'em · blinds 10/20"}],
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 4, "label": "Fold", "custom_id": "holdem:fold:1:0"}]}],
+    }, [])
+    async with await Ledger.open(club.database) as ledger:
+        for user, name in ((club.alice, "alice"), (club.bob, "bob")):
+            await ledger.ensure_player(club.guild_id, user, name)
+            await ledger.buy_in(club.guild_id, club.channel, user, 2_000)
+        await ledger.begin_hand(club.guild_id, club.channel, 1, {club.alice: 2_000,
+                                                                  club.bob: 2_000})
+        await ledger.save_table_message(club.channel, table_message.id)
+
+    bot = await club.start_bot()
+    await club.fake.wait_until(lambda: not club.fake.message(table_message.id).components)
+    notice = club.fake.message(table_message.id).embeds[0]
+    assert notice["title"] == "This table closed when the bot restarted"
+    for user in (club.alice, club.bob):
+        assert await bot.ledger.balance(club.guild_id, user) == 10_000
+    assert (await bot.ledger.audit()).ok
