@@ -38,6 +38,7 @@ class RecordingNotifier:
     outcomes: list[HandOutcome] = field(default_factory=list)
     messages: list[tuple[int, int, str]] = field(default_factory=list)
     questions: list[tuple[int, tuple[int, ...], float]] = field(default_factory=list)
+    closed: list[int] = field(default_factory=list)
     errors: list[HoldemError] = field(default_factory=list)
     fail_on: set[str] = field(default_factory=set)
     _answering: set[asyncio.Task[None]] = field(default_factory=set)
@@ -87,6 +88,10 @@ class RecordingNotifier:
                 if user_id in self.auto_run_it_twice:
                     self._answer_later(self.manager.answer_run_it_twice(
                         state.channel_id, user_id, self.auto_run_it_twice[user_id]))
+
+    async def table_closed(self, channel_id: int) -> None:
+        self.closed.append(channel_id)
+        self._record("table_closed", channel_id)
 
     def _answer_later(self, request: Coroutine[Any, Any, None]) -> None:
         """Send a request from another task, as a click would; keep refusals in ``errors``."""

@@ -142,6 +142,25 @@ class HoldemBot(commands.Bot):
         if interaction.type is discord.InteractionType.modal_submit:
             await answer_form(interaction)
 
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's table closes at once: its hand refunded, everyone cashed out."""
+        await self._close_tables_of_channel(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table in a deleted thread closes at once, like one in a deleted channel."""
+        await self._close_tables_of_channel(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (or it was deleted): its tables close, chips back to players."""
+        closed = await self.tables.close_guild(guild.id)
+        if closed:
+            log.info("left server %s: closed the tables of channels %s", guild.id, closed)
+
+    async def _close_tables_of_channel(self, channel_id: int) -> None:
+        if await self.tables.close_table(channel_id):
+            log.info("channel %s is gone: its table closed and everyone was cashed out",
+                     channel_id)
+
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 

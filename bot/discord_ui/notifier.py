@@ -156,15 +156,22 @@ class DiscordNotifier:
         self._live_table(state.channel_id).repost(self._snapshot(state))
 
     async def table_closed(self, channel_id: int) -> None:
-        """Show a closed table's last state, then forget the channel."""
+        """Show a closed table's last state (where the channel still exists), then forget the
+        channel: nothing of a closed table stays in memory."""
         live = self._live.pop(channel_id, None)
+        for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
+            store.pop(channel_id, None)
         if live is not None:
             try:
                 await asyncio.wait_for(live.flush(), timeout=FLUSH_TIMEOUT_SECONDS)
+            except TimeoutError:
+                log.info("the last state of table %s was not shown in time", channel_id)
             finally:
                 live.cancel()
-        for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
-            store.pop(channel_id, None)
+
+    def channels(self) -> frozenset[int]:
+        """The channels whose table the notifier keeps anything of (open tables only)."""
+        return frozenset(self._live) | frozenset(self._states) | frozenset(self._turns)
 
     def closed_by_restart(self, channel_id: int, message_id: int | None) -> None:
         """Say in the channel, soon, that its table closed when the bot restarted: the table

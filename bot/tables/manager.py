@@ -51,6 +51,7 @@ class TableManager:
         self._bot_worker = bot_worker
         self._tables: dict[int, Table] = {}
         self._pacer = StepPacer()
+        self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
 
     async def start(self) -> RecoveryReport:
@@ -69,6 +70,25 @@ class TableManager:
         await asyncio.gather(*(table.close() for table in tables))
         if self._bot_worker is not None:
             self._bot_worker.close()
+
+    async def close_table(self, channel_id: int) -> bool:
+        """Close the channel's table as ``shutdown`` closes them all: a hand in progress is
+        refunded to its start-of-hand stacks and everyone is cashed out. For a channel that is
+        gone (deleted, or its server left). Returns whether there was a table."""
+        table = self._tables.pop(channel_id, None)
+        if table is None:
+            return False
+        await table.close()
+        await self._tell_closed(channel_id)
+        return True
+
+    async def close_guild(self, guild_id: int) -> list[int]:
+        """Close every table of a server (the bot left it, or was removed); returns their
+        channels."""
+        channels = [channel_id for channel_id, table in self._tables.items()
+                    if table.guild_id == guild_id]
+        await asyncio.gather(*(self.close_table(channel_id) for channel_id in channels))
+        return channels
 
     # -- lobby -------------------------------------------------------------------------------
 
@@ -210,7 +230,7 @@ class TableManager:
         if table is None:
             table = Table(
                 guild_id, channel_id, settings, self._ledger, self._notifier,
-                rng=self._rng, bot_worker=self._bot_worker, on_empty=self._forget,
+                rng=self._rng, bot_worker=self._bot_worker, on_empty=self._forget_emptied,
                 pacer=self._pacer,
             )
             table.start()
@@ -222,11 +242,26 @@ class TableManager:
             raise TableClosed()
         return self._tables.get(channel_id)
 
-    def _forget(self, table: Table) -> None:
+    def _forget(self, table: Table) -> bool:
         if self._tables.get(table.channel_id) is table:
             del self._tables[table.channel_id]
+            return True
+        return False
+
+    def _forget_emptied(self, table: Table) -> None:
+        """A table's last seat emptied after a hand: it stops; its front end hears of it."""
+        if self._forget(table):
+            closing = asyncio.get_running_loop().create_task(self._tell_closed(table.channel_id))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     async def _forget_if_empty(self, channel_id: int, table: Table) -> None:
-        if table.is_empty():
-            self._forget(table)
+        if table.is_empty() and self._forget(table):
             await table.close()
+            await self._tell_closed(channel_id)
+
+    async def _tell_closed(self, channel_id: int) -> None:
+        try:
+            await self._notifier.table_closed(channel_id)
+        except Exception:
+            log.exception("table %s: the notifier failed to close it", channel_id)

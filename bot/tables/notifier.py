@@ -204,3 +204,7 @@ class Notifier(Protocol):
     ) -> None:
         """Ask the all-in people whether to run the rest of the board twice, until the
         deadline (unix timestamp); they answer through ``TableManager.answer_run_it_twice``."""
+
+    async def table_closed(self, channel_id: int) -> None:
+        """The channel's table closed (its last player left, or the channel is gone): show
+        its last state if the front end can, then forget the channel."""

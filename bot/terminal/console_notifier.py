@@ -109,6 +109,9 @@ class ConsoleNotifier:
             self.draw(state)
             self.requests.put_nowait(RunItTwiceRequest(state, deadline))
 
+    async def table_closed(self, channel_id: int) -> None:
+        """Nothing to forget: the terminal shows one table, and says goodbye itself."""
+
     def _awaiting_cards(self, state: TableState) -> bool:
         """True for a new hand whose table is drawn once our cards arrive (just after)."""
         mine = state.seat_of(self.user_id)

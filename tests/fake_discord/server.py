@@ -184,6 +184,21 @@ class FakeDiscord:
         """From now on, messages to this user's DMs fail with 50007 (HTTP 403)."""
         self.world.users[user_id].dms_open = False
 
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a guild's text channel, as a server admin would: CHANNEL_DELETE is sent."""
+        channel = self._channel(channel_id)
+        guild = self.world.guilds[channel.guild_id or 0]
+        payload = self.world.channel_json(channel)
+        del guild.channels[channel.name]
+        del self.world.channels[channel_id]
+        await self._gateway.dispatch("CHANNEL_DELETE", payload)
+
+    async def remove_bot(self, guild_id: int) -> None:
+        """Kick the bot from a guild: GUILD_DELETE (not unavailable) is sent."""
+        guild = self.world.guilds[guild_id]
+        guild.members.pop(self.world.bot.id, None)
+        await self._gateway.dispatch("GUILD_DELETE", {"id": str(guild_id)})
+
     def hide_channel(self, channel_id: int, user_id: int) -> None:
         """Deny the member View Channel in one channel (an overwrite; set before run_client,
         which sends the channels with the guilds)."""

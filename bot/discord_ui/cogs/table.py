@@ -87,7 +87,6 @@ class TableCog(commands.Cog, name="Table"):
         else:
             text = f"You leave the table; {chips(cashed)} chips go back to your balance."
         await reply(interaction, text)
-        await self._forget_if_closed(channel_id)
 
     @app_commands.command(description="Deal the next hand now.")
     @app_commands.guild_only()
@@ -176,7 +175,6 @@ class TableCog(commands.Cog, name="Table"):
             interaction, self.bot.tables.remove_bot(channel_id, name)
         )
         await reply(interaction, f"{removed} leaves the table.")
-        await self._forget_if_closed(channel_id)
 
     @removebot.autocomplete("name")
     async def bot_names(
@@ -196,10 +194,6 @@ class TableCog(commands.Cog, name="Table"):
         state = self.bot.tables.state(interaction.channel_id or 0)
         if state is None or state.seat_of(interaction.user.id) is None:
             raise NotYourTable()
-
-    async def _forget_if_closed(self, channel_id: int) -> None:
-        if self.bot.tables.state(channel_id) is None:
-            await self.bot.notifier.table_closed(channel_id)
 
 
 def _where(interaction: discord.Interaction[HoldemBot]) -> tuple[int, int, discord.abc.User]:
