@@ -23,3 +23,13 @@ async def club(tmp_path: Path) -> AsyncIterator[Club]:
             admin=fake.add_user("admin", permissions=discord.Permissions(manage_guild=True)),
             database=tmp_path / "holdem.sqlite3",
         )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many inputs the fuzz test tried, per command, button and form."""
+    from tests.discord_ui.test_fuzz import TRIED
+
+    if TRIED:
+        terminalreporter.write_line(
+            f"discord fuzz: {sum(TRIED.values())} inputs: "
+            + ", ".join(f"{name} {count}" for name, count in sorted(TRIED.items())))
