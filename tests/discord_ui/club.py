@@ -145,6 +145,15 @@ async def start_hand(club: Club, bot: HoldemBot, user: int) -> None:
     await club.fake.wait_until(dealt)
 
 
+async def deal_first_turn(club: Club, bot: HoldemBot) -> int:
+    """Seat alice, bob and an easy bot, deal, and return the person who acts first."""
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.alice)
+    user = await wait_for_turn_or_end(club, bot)
+    assert user is not None
+    return user
+
+
 async def seat_two_and_a_bot(club: Club, bot: HoldemBot) -> None:
     for user in (club.alice, club.bob):
         answer = await club.fake.slash(user, club.channel, "join")

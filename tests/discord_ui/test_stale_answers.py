@@ -10,6 +10,7 @@ import pytest
 from tests.discord_ui.club import (
     Club,
     control,
+    deal_first_turn,
     expect_refusal,
     seat_two_and_a_bot,
     start_hand,
@@ -23,10 +24,7 @@ MOVED_ON = "The table has moved on"
 
 async def test_two_clicks_at_once_on_one_button_apply_exactly_one_action(club: Club):
     bot = await club.start_bot()
-    await seat_two_and_a_bot(club, bot)
-    await start_hand(club, bot, club.alice)
-    user = await wait_for_turn_or_end(club, bot)
-    assert user is not None
+    user = await deal_first_turn(club, bot)
     table = await club.table_message(bot)
     button = control(table, "check", "call")
     answers = await asyncio.gather(*(club.fake.click(user, table.id, button) for _ in range(2)))
@@ -37,10 +35,7 @@ async def test_two_clicks_at_once_on_one_button_apply_exactly_one_action(club: C
 
 async def test_a_late_click_on_an_old_turns_button_changes_nothing(club: Club):
     bot = await club.start_bot()
-    await seat_two_and_a_bot(club, bot)
-    await start_hand(club, bot, club.alice)
-    user = await wait_for_turn_or_end(club, bot)
-    assert user is not None
+    user = await deal_first_turn(club, bot)
     table = await club.table_message(bot)
     # What a lagging client still shows: the table message as it was before the click.
     old = club.fake.world.create_message(club.channel, {"components": table.components}, [])
@@ -53,10 +48,7 @@ async def test_a_late_click_on_an_old_turns_button_changes_nothing(club: Club):
 
 async def test_a_form_opened_in_one_hand_cannot_raise_in_the_next(club: Club):
     bot = await club.start_bot()
-    await seat_two_and_a_bot(club, bot)
-    await start_hand(club, bot, club.alice)
-    user = await wait_for_turn_or_end(club, bot)
-    assert user is not None
+    user = await deal_first_turn(club, bot)
     table = await club.table_message(bot)
     opened = await club.fake.click(user, table.id, control(table, "bet"))
     form = opened.modal
