@@ -38,7 +38,6 @@ class AlreadySeated(TableError):
         super().__init__("You are already seated at this table.")
 
 
-
 class TableFull(TableError):
     """Every seat is taken."""
 
@@ -56,10 +55,6 @@ class NotYourTurn(TableError):
 
 class IllegalAction(TableError):
     """The engine refused the action; the message says what is allowed."""
-
-
-
-
 
 
 class NotEnoughPlayers(TableError):
@@ -89,3 +84,12 @@ class NoQuestionPending(TableError):
 
     def __init__(self) -> None:
         super().__init__("There is no run-it-twice question for you right now.")
+
+
+class LedgerUnavailable(TableError):
+    """The chip ledger (its database) is failing right now, so no chips can move; nothing
+    changed. Tables retry by themselves and deal again once it answers."""
+
+    def __init__(self) -> None:
+        super().__init__("The chip ledger is unavailable right now, so no chips can move and "
+                         "nothing changed. Please try again in a minute.")
