@@ -23,12 +23,13 @@ class LedgerError(HoldemError):
 
 class LedgerUnavailable(LedgerError):
     """The database cannot be reached (a file that cannot be opened, a read-only or full disk):
-    nothing was changed, and trying again later may work."""
+    nothing was changed, and trying again later may work. ``reason`` says why, when known."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"The chip ledger is unavailable right now ({reason}); no chips "
-                         "moved. Try again in a moment.")
-        self.reason = reason
+    def __init__(self, reason: str | None = None) -> None:
+        because = f" ({reason})" if reason else ""
+        super().__init__(f"The chip ledger is unavailable right now{because}, so no chips can "
+                         "move and nothing changed. Please try again in a minute.")
+        self.reason = reason or "the database does not answer"
 
 
 class InvalidRequest(LedgerError, InputError):

@@ -5,7 +5,8 @@ median about 1 ms, p99 under 6 ms, worst about 20 ms. Handing such a decision to
 more CPU than making it (the GIL gives no parallelism, and the event loop then waits for the
 GIL), so without a ``BotWorker`` every decision runs inline, where the table's turn budget in
 ``StepPacer`` keeps the loop's slices short. With a worker, simulating decisions run in its
-process, on another core.
+process, on another core; when the worker fails (dies, or misses its deadline and is
+replaced), the decision is made inline after all.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.tables.bot_worker import BotWorker
+from bot.tables.bot_worker import BotWorker, BotWorkerFailed
 from bot.tables.errors import UnknownBotLevel
 from engine.actions import Action, Street
 from engine.strategies import STRATEGIES, make_strategy
@@ -58,9 +59,13 @@ class Bot:
 
     async def decide(self, view: PlayerView, worker: BotWorker | None = None) -> Action:
         """The bot's action for its turn in ``view``: in ``worker`` when one is given, the
-        decision simulates and the worker is not backed up; else inline."""
+        decision simulates and the worker is ready and not backed up; else, or when the worker
+        fails to answer (``BotWorkerFailed``), inline."""
         if worker is not None and self.simulates(view) and worker.has_room():
-            return await worker.decide(self.id, self.level, view)
+            try:
+                return await worker.decide(self.id, self.level, view)
+            except BotWorkerFailed:
+                pass  # the worker died or hung (and is being replaced): decide here
         return self.strategy.decide(view, self.rng)
 
     @property

@@ -38,7 +38,6 @@ class AlreadySeated(TableError):
         super().__init__("You are already seated at this table.")
 
 
-
 class TableFull(TableError):
     """Every seat is taken."""
 
@@ -75,10 +74,6 @@ class NotYourTurn(TableError):
 
 class IllegalAction(TableError):
     """The engine refused the action; the message says what is allowed."""
-
-
-
-
 
 
 class NotEnoughPlayers(TableError):

@@ -9,10 +9,13 @@ the live stacks, and the seats' stacks change only when the ledger has settled t
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import random
 import time
 
+from bot.errors import HoldemError
+from bot.ledger import LedgerUnavailable
 from bot.tables.bot_worker import BotWorker, BotWorkerFailed
 from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
@@ -34,6 +37,17 @@ log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_SITTING_OUT = 2
 """Turns in a row a person may let run out before they are sat out."""
+
+
+class Played(enum.Enum):
+    """How an attempt to play a hand ended."""
+
+    SETTLED = "settled"
+    """Played to the end and settled in the ledger."""
+    REFUNDED = "refunded"
+    """Dealt, then failed: the players are back to their start-of-hand stacks."""
+    NOT_DEALT = "not dealt"
+    """The deal failed (the ledger did not open the hand): nothing began, nothing to undo."""
 
 
 class HandRunner:
@@ -73,19 +87,36 @@ class HandRunner:
         self._rng = rng
         self._deck_rng = deck_rng
         self._bot_worker = bot_worker
+        self._unrefunded: int | None = None
+        self.last_error: Exception | None = None
+        """Why the last attempt did not settle (``None`` after a settled hand)."""
 
     @property
     def _channel_id(self) -> int:
         return self._lobby.channel_id
 
-    async def play(self) -> bool:
-        """Deal, play and settle one hand; on any failure refund it. True if it settled.
+    async def play(self) -> Played:
+        """Deal, play and settle one hand; on any failure after the deal, refund it.
 
         Raises ``TableClosing`` (after refunding the hand) when the table closes meanwhile.
         """
-        failed_bot: Seat | None = None
+        self.last_error = None
         try:
             await self._deal()
+        except TableClosing:
+            raise
+        except LedgerUnavailable as error:
+            log.warning("table %s: hand %s not dealt: the chip ledger is unavailable",
+                        self._channel_id, self._current.number + 1)
+            self.last_error = error
+            return Played.NOT_DEALT
+        except Exception as error:
+            log.exception("table %s: hand %s could not be dealt", self._channel_id,
+                          self._current.number + 1)
+            self.last_error = error
+            return Played.NOT_DEALT
+        failed_bot: Seat | None = None
+        try:
             await self._send_hole_cards()
             hand = self._current.require()
             while not hand.is_over:
@@ -101,19 +132,35 @@ class HandRunner:
                 else:
                     await self._person_turn(seat)
             await self._settle()
-            return True
+            return Played.SETTLED
         except TableClosing:
             await self._refund()
             raise
         except Exception as error:
             log.exception("table %s: hand %s failed; refunding it", self._channel_id,
                           self._current.number)
+            self.last_error = error
             if failed_bot is not None and not isinstance(error, BotWorkerFailed):
                 failed_bot.sitting_out = True
             await self._refund()
             self._doorbell.check()
             await self._tell_cancelled()
+            return Played.REFUNDED
+
+    async def refund_leftover(self) -> bool:
+        """Refund a hand whose refund failed before (the ledger was failing); True if there
+        was one. Raises ``LedgerUnavailable`` while the ledger still fails."""
+        hand_id = self._unrefunded
+        if hand_id is None:
             return False
+        try:
+            await self._ledger.refund_hand(hand_id)
+        except LedgerUnavailable:
+            raise
+        except HoldemError:  # no longer running: closed already (a recovery, a retry)
+            log.warning("table %s: hand %s was already closed", self._channel_id, hand_id)
+        self._unrefunded = None
+        return True
 
     async def publish(self) -> None:
         """Show the table's public state now."""
@@ -264,11 +311,18 @@ class HandRunner:
                                   self._channel_id, seat.name)
 
     async def _refund(self) -> None:
+        """Undo the hand: in the ledger its players keep their start-of-hand stacks (the
+        seats' stacks never changed). A refund the ledger cannot make now waits for
+        ``refund_leftover``; until then the ledger refuses the next deal."""
         hand_id = self._current.hand_id
         self._current.end()
         if hand_id is not None:
             try:
                 await self._ledger.refund_hand(hand_id)
+            except LedgerUnavailable:
+                log.warning("table %s: hand %s will be refunded when the chip ledger is back",
+                            self._channel_id, hand_id)
+                self._unrefunded = hand_id
             except Exception:
                 log.exception("table %s: refunding hand %s failed", self._channel_id, hand_id)
         self._current.hand = None

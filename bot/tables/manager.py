@@ -1,8 +1,9 @@
 """The lobby: one table per channel, created on the first join, and the runtime's life cycle.
 
 Front ends (Discord, terminal) call only this class. Every method that a player triggers
-raises a ``TableError`` subclass for a user mistake; its ``str()`` is the sentence to show
-that player, and nothing has changed.
+raises a ``HoldemError`` (most of them ``TableError`` subclasses) for a request it refuses;
+its ``str()`` is the sentence to show that player, and nothing has changed. While the chip
+ledger is failing, requests that need it raise ``LedgerUnavailable``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from bot.ledger import RecoveryReport
 from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NoTableHere, TableClosed
+from bot.tables.ledger_guard import GuardedLedger
 from bot.tables.ledger_port import TableLedger
 from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.pacing import StepPacer
@@ -44,7 +46,7 @@ class TableManager:
         default_settings: TableSettings | None = None,
         bot_worker: BotWorker | None = None,
     ) -> None:
-        self._ledger = ledger
+        self._ledger = GuardedLedger(ledger)
         self._notifier = notifier
         self._rng = rng
         self._default_settings = default_settings or TableSettings()

@@ -14,6 +14,12 @@ A single asyncio task per table deals hands while enough players have chips and,
 hands, cashes out the players who left and buys busted bots in again. Player requests (join,
 act, leave ...) are applied under the table's lock, so racing requests apply at most once.
 
+When the ledger fails (``ledger_guard.py``), requests that move chips raise
+``LedgerUnavailable`` and change nothing (a refund the ledger could not make is retried
+first); the runner tells the seated people once, tries again after pauses that double up to
+``LEDGER_RETRY_CAP``, and deals again once the ledger answers. A hand that never began is not
+reported as cancelled.
+
 Chips: a seat's ``stack`` changes only through the ledger (buy-in, top-up, settlement), so
 after every hand the seats' stacks equal ``ledger.table_stacks(channel_id)``.
 """
@@ -26,12 +32,19 @@ import random
 from collections.abc import Callable
 
 from bot.errors import HandInProgress
+from bot.ledger import LedgerUnavailable
 from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import check_level
 from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
-from bot.tables.errors import NotEnoughPlayers, NotYourTurn, TableClosed, TableMovedOn
-from bot.tables.hand_runner import HandRunner
+from bot.tables.errors import (
+    NotEnoughPlayers,
+    NotYourTurn,
+    TableClosed,
+    TableMovedOn,
+)
+from bot.tables.hand_runner import HandRunner, Played
+from bot.tables.ledger_guard import Backoff, GuardedLedger
 from bot.tables.ledger_port import TableLedger
 from bot.tables.lobby import Lobby
 from bot.tables.notifier import Notifier, TableState, Turn
@@ -45,8 +58,9 @@ from engine.cards import Card
 
 log = logging.getLogger(__name__)
 
-FAILURE_PAUSE = 1.0
-"""Seconds a table waits after a hand failed and was refunded, so a fault cannot spin."""
+LEDGER_DOWN_MESSAGE = (
+    "The chip ledger is unavailable right now, so no new hand can start and no chips can "
+    "move. Your chips are safe; the table carries on by itself once the ledger is back.")
 
 
 class Table:
@@ -57,6 +71,8 @@ class Table:
     in another process; without it they run inline. ``pacer`` is shared by the tables of a
     process so that busy tables take turns on the event loop. When the last seat empties after
     a hand (a player who left mid-hand was cashed out) the table stops and calls ``on_empty``.
+    ``ledger`` is wrapped in a ``GuardedLedger`` unless it is one (the manager shares one
+    among its tables); ``retry`` paces the attempts after a failure.
     """
 
     def __init__(
@@ -71,21 +87,24 @@ class Table:
         bot_worker: BotWorker | None = None,
         on_empty: Callable[[Table], None] | None = None,
         pacer: StepPacer | None = None,
+        retry: Backoff | None = None,
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
         shared_rng = rng if rng is not None else random.Random()
+        guarded = ledger if isinstance(ledger, GuardedLedger) else GuardedLedger(ledger)
+        self._ledger = guarded
         self._lock = asyncio.Lock()
         self._doorbell = Doorbell()
         self._outbox = Outbox(notifier, channel_id)
-        self._lobby = Lobby(guild_id, channel_id, settings, ledger, shared_rng, bot_worker)
+        self._lobby = Lobby(guild_id, channel_id, settings, guarded, shared_rng, bot_worker)
         self._current = CurrentHand()
         self._public = PublicState(self._lobby, self._current)
         self._question = RunItTwiceQuestion(shared_rng, self._outbox, self._doorbell,
                                             self._public.state)
         self._turns = TurnBudget(pacer if pacer is not None else StepPacer())
         self._runner = HandRunner(
-            lobby=self._lobby, current=self._current, public=self._public, ledger=ledger,
+            lobby=self._lobby, current=self._current, public=self._public, ledger=guarded,
             outbox=self._outbox, doorbell=self._doorbell, lock=self._lock, turns=self._turns,
             question=self._question, rng=shared_rng, deck_rng=rng, bot_worker=bot_worker,
         )
@@ -95,6 +114,9 @@ class Table:
         self._bot_hands_wanted = 0
         self._hands_played = asyncio.Event()
         self._next_deal_at: float | None = None  # loop time, while the runner is parked
+        self._retry = retry if retry is not None else Backoff()
+        self._resume_at: float | None = None  # after a failure: no ledger work before then
+        self._ledger_down = False  # the last failure was the ledger's (people were told)
 
     @property
     def settings(self) -> TableSettings:
@@ -110,13 +132,19 @@ class Table:
         )
 
     async def close(self) -> None:
-        """Stop the runner, refund an unfinished hand and cash everyone out."""
+        """Stop the runner, refund an unfinished hand and cash everyone out. What the ledger
+        cannot do now (it is failing) its recovery does at the next start."""
         self._doorbell.close()
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
         async with self._lock:
-            for seat in list(self._lobby.seats.values()):
-                await self._lobby.cash_out(seat)
+            try:
+                await self._runner.refund_leftover()
+                for seat in list(self._lobby.seats.values()):
+                    await self._lobby.cash_out(seat)
+            except LedgerUnavailable:
+                log.error("table %s: closed without cashing out; the chip ledger's recovery "
+                          "returns the chips at the next start", self.channel_id)
 
     def is_empty(self) -> bool:
         """True when no seat is taken."""
@@ -128,6 +156,7 @@ class Table:
         """Seat a person with a buy-in from their balance; returns the stack."""
         async with self._lock:
             self._check_open()
+            await self._runner.refund_leftover()
             stack = await self._lobby.seat_person(user_id, name, buy_in)
         await self._runner.publish()
         self._doorbell.ring()
@@ -139,6 +168,7 @@ class Table:
         async with self._lock:
             seat = self._lobby.require_seat(user_id)
             if not self._current.is_dealt_in(seat):
+                await self._runner.refund_leftover()
                 cashed: int | None = await self._lobby.cash_out(seat)
             else:
                 seat.leaving = True
@@ -146,6 +176,7 @@ class Table:
                     self._runner.apply(seat, Action(ActionKind.FOLD))
                 cashed = None
         await self._runner.publish()
+        self._doorbell.ring()
         return cashed
 
     async def sit_out(self, user_id: int) -> None:
@@ -169,6 +200,7 @@ class Table:
             seat = self._lobby.require_seat(user_id)
             if self._current.is_dealt_in(seat):
                 raise HandInProgress("top up")
+            await self._runner.refund_leftover()
             stack = await self._lobby.top_up(seat, amount)
         await self._runner.publish()
         self._doorbell.ring()
@@ -179,6 +211,7 @@ class Table:
         level = check_level(level)
         async with self._lock:
             self._check_open()
+            await self._runner.refund_leftover()
             names = await self._lobby.seat_bots(level, count)
         await self._runner.publish()
         self._doorbell.ring()
@@ -191,16 +224,21 @@ class Table:
             if self._current.is_dealt_in(seat):
                 seat.leaving = True
             else:
+                await self._runner.refund_leftover()
                 await self._lobby.cash_out(seat)
         await self._runner.publish()
+        self._doorbell.ring()
         return seat.name
 
     async def start_hand(self) -> None:
-        """Deal the next hand now (bots-only tables play one hand)."""
+        """Deal the next hand now (bots-only tables play one hand); ``LedgerUnavailable``
+        while the ledger is failing."""
         async with self._lock:
             self._check_open()
             if self._current.running:
                 raise HandInProgress("start a new hand")
+            if self._ledger_down and self._ledger.failing:
+                raise LedgerUnavailable()
             if not self._lobby.can_deal():
                 raise NotEnoughPlayers()
             if not self._lobby.has_playing_person():
@@ -277,28 +315,37 @@ class Table:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        pause = self.settings.next_hand_delay
-        deal_at: float | None = None
+        deal_at: float | None = None  # loop time of the next deal, once one can be dealt
         try:
-            while not self._doorbell.closing:
+            while True:
+                self._doorbell.check()
+                if self._resume_at is not None:
+                    if loop.time() < self._resume_at and not self._ledger_is_back():
+                        await self._park(self._resume_at)
+                        continue
+                    self._resume_at, deal_at = None, loop.time()
+                if not await self._tidy():
+                    continue
                 if not self._ready_to_deal():
                     deal_at = None
                     await self._park(None)
                     continue
                 if deal_at is None:
-                    deal_at = loop.time() + pause
+                    deal_at = loop.time() + self.settings.next_hand_delay
                 if not self._start_now and loop.time() < deal_at:
                     await self._park(deal_at)
                     continue
                 self._start_now = False
                 await self._turns.step(urgent=self._lobby.has_playing_person())
-                dealt_before = self._current.number
-                settled = await self._runner.play()
-                if self._current.number > dealt_before:
-                    self._count_bot_hand()
-                await self._after_hand(refunded=not settled)
-                pause = self.settings.next_hand_delay if settled else FAILURE_PAUSE
-                deal_at = loop.time() + pause
+                played = await self._runner.play()
+                if played is Played.NOT_DEALT:
+                    await self._failed(self._runner.last_error)
+                else:
+                    self._dealt()
+                    await self._after_hand(refunded=played is Played.REFUNDED)
+                    if played is Played.REFUNDED and self._resume_at is None:
+                        await self._failed(self._runner.last_error)
+                deal_at = loop.time() + self.settings.next_hand_delay
                 self._hands_played.set()
         except TableClosing:
             pass
@@ -313,40 +360,76 @@ class Table:
         timeout = None if deal_at is None else deal_at - asyncio.get_running_loop().time()
         await self._doorbell.park(timeout)
 
-    def _count_bot_hand(self) -> None:
-        """A hand was dealt: one fewer bots-only hand is wanted if it had no person."""
+    def _dealt(self) -> None:
+        """A hand was dealt: the ledger works; one fewer bots-only hand is wanted if it had
+        no person."""
+        self._retry.reset()
+        self._ledger_down = False
         if self._bot_hands_wanted and all(seat.user_id is None for seat in self._current.seats):
             self._bot_hands_wanted -= 1
 
-    async def _after_hand(self, *, refunded: bool) -> None:
-        """Cash out the players who left, rebuy busted bots, tell busted people; publish the
-        table if that changed it (``hand_finished`` already showed the settled one)."""
-        seats, lobby = self._current.seats, self._lobby
-        changed = refunded
+    async def _failed(self, error: Exception | None) -> None:
+        """A deal, a hand or the work between hands failed: wait longer after every failure in
+        a row; tell the seated people once when the ledger is what failed."""
+        delay = self._retry.next()
+        self._resume_at = asyncio.get_running_loop().time() + delay
+        if not isinstance(error, LedgerUnavailable):
+            return
+        log.warning("table %s: trying the chip ledger again in %.1f s", self.channel_id, delay)
+        if not self._ledger_down:
+            self._ledger_down = True
+            for seat in list(self._lobby.seats.values()):
+                if seat.user_id is not None:
+                    await self._outbox.tell(seat.user_id, LEDGER_DOWN_MESSAGE)
+
+    def _ledger_is_back(self) -> bool:
+        """True when the ledger failed this table but has answered a write since."""
+        return self._ledger_down and not self._ledger.failing
+
+    async def _tidy(self, *, after_hand: bool = False, changed: bool = False) -> bool:
+        """The ledger work between hands: a refund that failed, players who left, busted bots
+        buying in again. Publishes the table if that (or the caller: ``changed``) changed it;
+        after a hand or a cash-out, closes the table if nobody is left. False (the next
+        attempt scheduled) when the ledger failed."""
+        lobby, moved = self._lobby, False
         try:
             async with self._lock:
-                for seat in seats:
+                moved = await self._runner.refund_leftover()
+                for seat in list(lobby.seats.values()):
                     if seat.leaving:
                         await lobby.cash_out(seat)
-                        changed = True
+                        moved = True
                     elif seat.stack == 0 and seat.bot is not None:
                         await lobby.rebuy(seat)
-                        changed = True
-        except Exception:
-            log.exception("table %s: tidying up after hand %s failed", self.channel_id,
-                          self._current.number)
+                        moved = True
+        except LedgerUnavailable as error:
+            await self._failed(error)
+            return False
+        finally:
+            if moved or changed:
+                await self._runner.publish()
+        if moved:
+            self._retry.reset()
+        if (after_hand or moved) and lobby.is_empty():
+            self._doorbell.close()
+            if self._on_empty is not None:
+                self._on_empty(self)
+            self._doorbell.check()
+        return True
+
+    async def _after_hand(self, *, refunded: bool) -> None:
+        """Settle the table after a hand: cash-outs and rebuys (``_tidy``), then tell busted
+        people. The table is published if that changed it or the hand was refunded (a
+        settled hand was shown by ``hand_finished``)."""
+        seats, lobby = self._current.seats, self._lobby
+        if not await self._tidy(after_hand=True, changed=refunded):
+            return
         for seat in seats:
             still_seated = lobby.seats.get(seat.index) is seat
             if still_seated and seat.stack == 0 and seat.user_id is not None and not seat.leaving:
                 await self._outbox.tell(
                     seat.user_id,
                     "You are out of chips: top up to keep playing, or leave the table.")
-        if changed:
-            await self._runner.publish()
-        if lobby.is_empty():
-            self._doorbell.close()
-            if self._on_empty is not None:
-                self._on_empty(self)
 
     def _ready_to_deal(self) -> bool:
         return self._lobby.can_deal() and (
