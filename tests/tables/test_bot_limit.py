@@ -4,7 +4,7 @@ import pytest
 
 from bot.tables.errors import TooManyBots
 from bot.tables.settings import TableSettings
-from tests.tables_helpers import ALICE, BOB, CHANNEL, GUILD, running_manager
+from tests.tables.helpers import ALICE, BOB, CHANNEL, GUILD, running_manager
 
 
 async def test_bots_beyond_the_limit_are_refused_and_nothing_is_seated(tmp_path):

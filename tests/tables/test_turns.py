@@ -8,7 +8,7 @@ import pytest
 from bot.tables.errors import TableMovedOn
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
-from tests.tables_helpers import ALICE, BOB, CHANNEL, GUILD, running_manager
+from tests.tables.helpers import ALICE, BOB, CHANNEL, GUILD, running_manager
 
 SETTINGS = TableSettings.instant(turn_timeout=30.0)
 

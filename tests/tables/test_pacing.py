@@ -16,8 +16,8 @@ from bot.tables.pacing import StepPacer, TurnBudget
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
 from engine.hand import Hand
-from tests.recording_notifier import RecordingNotifier
-from tests.tables_helpers import GUILD
+from tests.tables.helpers import GUILD
+from tests.tables.recording_notifier import RecordingNotifier
 
 
 async def queue_steps(pacer: StepPacer, urgent: list[bool]) -> list[int]:

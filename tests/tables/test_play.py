@@ -17,7 +17,7 @@ from bot.tables.errors import (
 from bot.tables.notifier import HandOutcome
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
-from tests.tables_helpers import (
+from tests.tables.helpers import (
     ALICE,
     BOB,
     CAROL,

@@ -14,7 +14,7 @@ from bot.tables.manager import TableManager
 from bot.tables.notifier import TurnPrompt
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
-from tests.recording_notifier import RecordingNotifier
+from tests.tables.recording_notifier import RecordingNotifier
 
 GUILD = 1
 CHANNEL = 100

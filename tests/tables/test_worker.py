@@ -16,8 +16,8 @@ from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from engine.replay import apply_actions, hand_with_cards
-from tests.recording_notifier import RecordingNotifier
-from tests.tables_helpers import CHANNEL, GUILD, assert_chips_match_ledger
+from tests.tables.helpers import CHANNEL, GUILD, assert_chips_match_ledger
+from tests.tables.recording_notifier import RecordingNotifier
 
 
 class CountingWorker(BotWorker):

@@ -12,8 +12,7 @@ from bot.tables.manager import TableManager
 from engine.strategies import STRATEGIES
 from engine.strategies.names import NAME_POOLS
 from engine.view import PlayerView
-from tests.recording_notifier import RecordingNotifier
-from tests.tables_helpers import (
+from tests.tables.helpers import (
     ALICE,
     BOB,
     CHANNEL,
@@ -23,6 +22,7 @@ from tests.tables_helpers import (
     passive,
     running_manager,
 )
+from tests.tables.recording_notifier import RecordingNotifier
 
 
 class BrokenStrategy:

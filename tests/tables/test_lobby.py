@@ -14,7 +14,7 @@ from bot.tables.errors import (
     UnknownBotLevel,
 )
 from bot.tables.settings import TableSettings
-from tests.tables_helpers import (
+from tests.tables.helpers import (
     ALICE,
     BOB,
     CHANNEL,

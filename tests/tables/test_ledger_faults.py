@@ -23,8 +23,8 @@ from bot.tables.ledger_guard import Backoff
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
-from tests.recording_notifier import RecordingNotifier
-from tests.tables_helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, eventually
+from tests.tables.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, eventually
+from tests.tables.recording_notifier import RecordingNotifier
 
 FIRST, CAP = 0.05, 0.4
 
