@@ -168,5 +168,15 @@ class LocalPlayer:
         self._notifier.say(prompt, end="")
         line = await self._reader.take()
         # A piped answer is not echoed by a terminal: write it, so the transcript reads well.
-        self._notifier.say(line if self._echo and line is not None else "")
+        self._notifier.say(printable(line) if self._echo and line is not None else "")
         return line
+
+
+def printable(line: str) -> str:
+    """``line`` with control and other unprintable characters (surrogates too) written as
+    escapes, so an echoed answer cannot steer the terminal or garble the transcript.
+
+    >>> printable("2\\x1b[2J\\udcff")
+    '2\\\\x1b[2J\\\\udcff'
+    """
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in line)

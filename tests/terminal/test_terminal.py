@@ -397,6 +397,53 @@ async def test_out_of_chips_and_declining_or_unable_to_buy_in_leaves() -> None:
     assert "You need 2,000 chips but have 100." in output
 
 
+ODD = ("²", "9" * 5_000, "\x00", "３", "\udcff", "raise ²")
+
+
+@pytest.mark.parametrize("request_for", ["turn", "amount", "run it twice", "out of chips"])
+async def test_every_prompt_answers_odd_input_with_a_one_line_hint(request_for: str) -> None:
+    manager = RecordingManager()
+    requests: dict[str, tuple[Request, str]] = {
+        "turn": (my_turn(), ""), "amount": (my_turn(), "3\n"),
+        "run it twice": (RunItTwiceRequest(table(), 0.0), ""),
+        "out of chips": (OutOfChipsRequest(table()), ""),
+    }
+    request, before = requests[request_for]
+    output = await answer(before + "".join(f"{line}\n" for line in ODD) + "q\n", request, manager)
+    lines = output.splitlines()
+    answers = [number for number, line in enumerate(lines) if "> " in line]
+    assert len(answers) == len(ODD) + 1 + (request_for == "amount")
+    hints = [lines[number + 1] for number in answers[-len(ODD) - 1:-1]]
+    assert all(hint and "> " not in hint and len(hint) < 200 for hint in hints), hints
+    assert manager.actions == manager.answers == manager.top_ups == []
+
+
+async def test_echoed_input_is_written_with_escapes_for_control_characters() -> None:
+    output = await answer("\x1b[2J\x07\udcff\nq\n", my_turn(), RecordingManager())
+    assert "\x1b[2J" not in output and "\x07" not in output and "\udcff" not in output
+    assert "> \\x1b[2J\\x07\\udcff\n" in output
+
+
+def test_bytes_the_input_encoding_cannot_read_get_the_hint_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    # Strict UTF-8 on stdin (PYTHONIOENCODING), ASCII-only on stdout: a byte that is no UTF-8
+    # and an answer the output cannot encode used to end the input or the game.
+    for encoding, odd in (("utf-8", b"\xff\xfe"), ("ascii", "²".encode())):
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "--fast", "--seed", "3", "--bots", "easy",
+             "--database", str(tmp_path / f"{encoding}.sqlite3")],
+            input=odd + b"\n9\n2\n", capture_output=True, timeout=120,
+            env={**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": encoding},
+        )
+        output = result.stdout.decode(encoding, "replace")
+        assert result.returncode == 0, result.stderr
+        assert b"Traceback" not in result.stderr
+        assert "is not on the menu; choose" in output
+        assert "'9' is not on the menu" in output
+        assert "Last: You: call" in output  # the "2" after them was read and played
+
+
 async def test_end_of_input_while_waiting_for_a_turn_leaves() -> None:
     notifier = ConsoleNotifier(io.StringIO(), PLAIN, ME)
     reader = LineReader(io.StringIO(""))
