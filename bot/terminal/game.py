@@ -18,6 +18,7 @@ from bot.tables.settings import TableSettings
 from bot.terminal.cli import PlayOptions
 from bot.terminal.console_notifier import ConsoleNotifier
 from bot.terminal.line_reader import LineReader
+from bot.terminal.menu import HELP
 from bot.terminal.render import Style
 from bot.terminal.session import LocalPlayer
 
@@ -89,8 +90,7 @@ async def _seat_and_play(
     except HoldemError as error:
         notifier.say(f"Cannot sit down: {error}")
         return 1
-    notifier.say(f"You sit down with {stack:,} chips. Type the number of your choice; "
-                 "q leaves the table.")
+    notifier.say(f"You sit down with {stack:,} chips. {HELP}")
     player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID,
                          echo_input=not _is_terminal(stdin))
     await player.play()

@@ -20,9 +20,11 @@ from bot.terminal.console_notifier import (
 )
 from bot.terminal.line_reader import LineReader, is_leave
 from bot.terminal.menu import (
+    HELP,
+    HELP_WORDS,
     MenuError,
     MenuOption,
-    amount_hint,
+    amount_prompt,
     format_menu,
     menu_options,
     read_amount,
@@ -90,9 +92,12 @@ class LocalPlayer:
         say(f"Your turn: {owed}, pot {request.prompt.pot_total:,}.")
         say("  " + format_menu(menu_options(legal)))
         while True:
-            line = await self._ask("Your choice (q leaves)> ")
+            line = await self._ask("Your choice (? help, q leaves)> ")
             if is_leave(line):
                 return False
+            if (line or "").strip().lower() in HELP_WORDS:
+                say(HELP)
+                continue
             try:
                 choice = read_choice(legal, line or "")
             except MenuError as error:
@@ -109,7 +114,7 @@ class LocalPlayer:
     async def _ask_amount(self, request: TurnRequest) -> Action | None:
         legal = request.prompt.legal
         while True:
-            line = await self._ask(f"{amount_hint(legal).capitalize()}> ")
+            line = await self._ask(amount_prompt(legal))
             if is_leave(line):
                 return None
             try:

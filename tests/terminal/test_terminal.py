@@ -39,7 +39,15 @@ from bot.terminal.console_notifier import (
 )
 from bot.terminal.game import GUILD_ID, LOCAL_USER_ID
 from bot.terminal.line_reader import LineReader
-from bot.terminal.menu import MenuError, MenuOption, menu_options, read_amount, read_choice
+from bot.terminal.menu import (
+    HELP,
+    MenuError,
+    MenuOption,
+    amount_prompt,
+    menu_options,
+    read_amount,
+    read_choice,
+)
 from bot.terminal.render import Style, detect_colour, render_outcome, render_table
 from bot.terminal.session import LocalPlayer
 from engine.actions import Action, ActionKind, LegalActions
@@ -121,11 +129,11 @@ def test_bad_options_are_explained_and_exit_with_usage_status(
 def test_menu_numbers_are_fixed_by_meaning_and_illegal_options_are_left_out() -> None:
     facing_bet = menu_options(legal())
     assert [(o.number, o.label) for o in facing_bet] == [
-        (1, "fold"), (2, "call 20"), (3, "raise to 40-1,000"), (4, "all-in 990")]
+        (1, "fold"), (2, "call 20"), (3, "raise to 40-1,000"), (4, "all-in (raise to 1,000)")]
     unopened = menu_options(legal(can_fold=False, can_check=True, can_call=False, call_amount=0,
                                   can_bet=True, can_raise=False, min_to=20))
     assert [(o.number, o.label) for o in unopened] == [
-        (2, "check"), (3, "bet 20-1,000"), (4, "all-in 990")]
+        (2, "check"), (3, "bet 20-1,000"), (4, "all-in (bet 1,000)")]
 
 
 def test_menu_leaves_out_a_raise_that_can_only_be_all_in() -> None:
@@ -135,8 +143,40 @@ def test_menu_leaves_out_a_raise_that_can_only_be_all_in() -> None:
 
 def test_a_call_of_the_whole_stack_says_all_in_and_4_still_means_all_in() -> None:
     short = legal(call_amount=990, can_raise=False, min_to=0, max_to=0)
-    assert [o.label for o in menu_options(short)] == ["fold", "call 990 (all-in)", "all-in 990"]
+    assert [o.label for o in menu_options(short)] == [
+        "fold", "call 990 (all-in)", "all-in (call 990)"]
     assert read_choice(short, "4") == Action(ActionKind.ALL_IN)
+
+
+def test_all_in_says_the_street_total_it_raises_to_like_the_raise_option() -> None:
+    # Seat has 10 in already (small blind) and 990 behind: all-in is a raise to 1,000, the
+    # top of the raise range, not "all-in 990" next to "raise to 40-1,000".
+    labels = [o.label for o in menu_options(legal(call_amount=10))]
+    assert labels[2:] == ["raise to 40-1,000", "all-in (raise to 1,000)"]
+    only_all_in = menu_options(legal(min_to=1000, max_to=1000))
+    assert [o.label for o in only_all_in][-1] == "all-in (raise to 1,000)"
+
+
+def test_menu_leaves_out_all_in_when_raising_is_closed_and_the_stack_covers_the_call() -> None:
+    # Everyone else is all-in for less: calling is all there is, and the engine refuses allin.
+    capped = legal(can_raise=False, min_to=0, max_to=0)
+    assert [o.number for o in menu_options(capped)] == [1, 2]
+    with pytest.raises(MenuError, match="'a' is not on the menu"):
+        read_choice(capped, "a")
+
+
+def test_the_amount_question_says_raise_to_with_enter_capitalised() -> None:
+    assert amount_prompt(legal()) == "Raise to 40-1,000 (Enter: 40)> "
+    assert amount_prompt(legal(can_bet=True, can_raise=False, min_to=20)) == (
+        "Bet 20-1,000 (Enter: 20)> ")
+
+
+def test_the_help_line_lists_each_shortcut_once() -> None:
+    shortcuts = re.findall(r"(?:^|, |: |; )([a-z?]) ", HELP)
+    assert shortcuts == ["f", "x", "c", "r", "a", "?", "q"]
+    assert HELP.count("raise") == 2  # "r 150 bet or raise to 150" and the example "raise 150"
+    for word in ("fold", "call", "all-in", "q leaves"):
+        assert HELP.count(word) == 1, word
 
 
 def test_menu_choices_by_number_or_word() -> None:
@@ -359,7 +399,15 @@ async def test_bad_choices_and_amounts_are_explained_and_asked_again() -> None:
     assert manager.actions == [Action(ActionKind.RAISE, 120)]
     assert "Your turn: 20 to call, pot 380." in output
     assert "'7' is not on the menu; choose 1, 2, 3 or 4." in output
+    assert "Raise to 40-1,000 (Enter: 40)> 5000\n" in output
     assert "5,000 is out of range; raise to 40-1,000 (Enter: 40)." in output
+
+
+async def test_question_mark_shows_the_help_line_again() -> None:
+    manager = RecordingManager()
+    output = await answer("?\nhelp\n2\n", my_turn(), manager)
+    assert output.count(HELP) == 2
+    assert manager.actions == [Action(ActionKind.CALL)]
 
 
 async def test_an_action_the_table_refuses_is_explained_and_asked_again() -> None:
@@ -487,6 +535,7 @@ def test_a_piped_game_plays_hands_and_the_ledger_matches_what_the_output_said(
     assert result.returncode == 0, result.stderr
     output = result.stdout
     assert "Your turn:" in output and "Board" in output and "\x1b[" not in output
+    assert output.count(HELP) == 1 and output.count("r 150") == 1  # shortcuts listed once
     assert "result" in output  # at least one hand was played to the end
     bought, cashed, balance = session_figures(output)
     assert balance == STARTING_BALANCE - bought + cashed
