@@ -7,6 +7,7 @@ balance kept in the same SQLite ledger between runs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import random
 from typing import TextIO
@@ -114,13 +115,19 @@ async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
 
 async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier) -> int | None:
     """The chips cashed out once the hand ends, or ``None`` if it takes too long (shutting
-    the table down then refunds the hand, so nothing is lost either way)."""
+    the table down then refunds the hand, so nothing is lost either way).
+
+    A player who leaves while all-in is not there to answer the run-it-twice question, which
+    would hold the hand up until its deadline: the answer is no (run once), as a "no" at the
+    prompt would be, whether the question is open already or comes later."""
     loop = asyncio.get_running_loop()
     give_up_at = loop.time() + HAND_END_WAIT
     while loop.time() < give_up_at:
         state = manager.state(CHANNEL_ID)
         if state is None or state.seat_of(LOCAL_USER_ID) is None:
             return notifier.final_stack
+        with contextlib.suppress(HoldemError):  # NoQuestionPending: nothing is asked now
+            await manager.answer_run_it_twice(CHANNEL_ID, LOCAL_USER_ID, False)
         await asyncio.sleep(0.05)
     return None
 

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -540,6 +541,25 @@ def test_a_piped_game_plays_hands_and_the_ledger_matches_what_the_output_said(
     bought, cashed, balance = session_figures(output)
     assert balance == STARTING_BALANCE - bought + cashed
     assert asyncio.run(ledger_figures(database)) == (balance, True)
+
+
+def test_leaving_while_all_in_answers_run_it_twice_no_and_the_hand_is_played_out(
+    tmp_path: Path,
+) -> None:
+    # Found by the fuzz test: with seed 25661 the second hand is an all-in (4) called by the
+    # bot; the player leaves (q) before the run-it-twice question, which then waited for its
+    # 24-hour deadline: the game hung for a minute and the hand was refunded at shutdown.
+    database = tmp_path / "holdem.sqlite3"
+    out = io.StringIO()
+    started = time.monotonic()
+    status = main(["--fast", "--seed", "25661", "--bots", "easy", "--database", str(database)],
+                  stdin=io.StringIO("4\nq\n"), stdout=out, environ={})
+    output = out.getvalue()
+    assert status == 0
+    assert time.monotonic() - started < 30
+    assert "Last: You: raise" in output and "(all-in)" in output
+    assert "-- Hand #2 result" in output
+    assert asyncio.run(ledger_figures(database))[1]
 
 
 def test_end_of_input_leaves_cleanly_and_the_balance_persists_between_runs(
