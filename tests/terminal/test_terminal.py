@@ -324,6 +324,59 @@ def test_a_hand_run_twice_shows_both_boards_and_the_board_of_each_award() -> Non
     assert "Happy Hal wins 150 from the pot on board 2" in text
 
 
+FOLDED_TO_HAL = """\
+Happy Hal: raises 60 to 80
+alice: folds
+Uncalled bet (60) returned to Happy Hal
+Happy Hal collected 120 from pot
+"""
+
+
+async def test_the_action_that_ends_a_hand_and_an_uncalled_bet_come_before_the_result() -> None:
+    out = io.StringIO()
+    notifier = ConsoleNotifier(out, PLAIN, ME)
+    await notifier.hole_cards(table(last_action="Happy Hal: raise 80"), ME,
+                              tuple(parse_cards("Qs Qh")))
+    ended = table(is_hand_running=False, last_action="alice: fold")
+    await notifier.hand_finished(ended, outcome(history_text=FOLDED_TO_HAL, shown=(),
+                                                mucked_seats=()))
+    lines = out.getvalue().splitlines()
+    result = next(number for number, line in enumerate(lines) if "Hand #3 result" in line)
+    assert result == 9 and lines[result - 3] == "Last: Happy Hal: raise 80"
+    assert lines[result - 2:result] == [
+        "Last: You: fold", "Uncalled bet of 60 returned to Happy Hal"]
+
+
+async def test_a_final_action_already_drawn_is_not_repeated_and_your_bet_returned_says_you(
+) -> None:
+    out = io.StringIO()
+    notifier = ConsoleNotifier(out, PLAIN, ME)
+    await notifier.hole_cards(table(last_action="Happy Hal: fold"), ME,
+                              tuple(parse_cards("Qs Qh")))
+    history = "Uncalled bet (1500) returned to alice\n"
+    await notifier.hand_finished(table(is_hand_running=False, last_action="Happy Hal: fold"),
+                                 outcome(history_text=history))
+    text = out.getvalue()
+    assert text.count("Last: Happy Hal: fold") == 1
+    assert "Uncalled bet of 1,500 returned to you\n-- Hand #3 result" in text
+
+
+def test_a_piped_game_shows_every_hand_s_last_action_before_its_result(tmp_path: Path) -> None:
+    out = io.StringIO()
+    status = main(["--fast", "--seed", "3", "--bots", "easy", "--database",
+                   str(tmp_path / "holdem.sqlite3")],
+                  stdin=io.StringIO("2\n2\n1\n"), stdout=out, environ={})
+    output = out.getvalue()
+    assert status == 0
+    # Hand 1: the bot folds its small blind, and the big blind's 10 not called comes back.
+    assert "Last: Happy Hal: fold\nUncalled bet of 10 returned to you\n-- Hand #1 result" \
+        in output
+    assert "Last: You: fold\n-- Hand #2 result" in output
+    results = [match.start() for match in re.finditer(r"-- Hand #\d+ result", output)]
+    assert results and all(output.rfind("\nLast: ", 0, at) > output.rfind("result", 0, at)
+                           for at in results)
+
+
 # -- reading lines ---------------------------------------------------------------------------
 
 
