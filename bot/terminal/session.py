@@ -7,6 +7,7 @@ end of input, so leaving works at any moment, not only on the player's turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from bot.errors import HoldemError
 from bot.tables.errors import NotYourTurn
@@ -34,6 +35,8 @@ from engine.actions import Action
 
 YES = frozenset({"y", "yes"})
 NO = frozenset({"n", "no"})
+AFTERMATH_WAIT = 5.0
+"""Seconds the out-of-chips question waits for the table to finish the hand's aftermath."""
 
 
 class LocalPlayer:
@@ -147,6 +150,11 @@ class LocalPlayer:
         return True
 
     async def _buy_in_again(self, request: OutOfChipsRequest) -> bool:
+        # The question comes with the hand's result, the table's "out of chips" notice a
+        # moment later: let the table finish the hand (cash-outs, notices) before asking.
+        with contextlib.suppress(HoldemError, TimeoutError):
+            await asyncio.wait_for(self._manager.wait_until_idle(self._channel_id),
+                                   AFTERMATH_WAIT)
         amount = self._manager.table_settings(self._channel_id).default_buy_in
         if not await self._ask_yes_or_no(f"Buy in again for {amount:,} chips? y/n> "):
             return False

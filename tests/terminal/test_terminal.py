@@ -409,6 +409,12 @@ class RecordingManager:
         self.top_ups: list[int] = []
         self.refuse_first = refuse_first
         self.balance = balance
+        self.aftermath: asyncio.Future[None] | None = None  # the table's work after a hand
+
+    async def wait_until_idle(self, channel_id: int) -> float | None:
+        if self.aftermath is not None:
+            await self.aftermath
+        return None
 
     async def act(self, channel_id: int, user_id: int, action: Action) -> None:
         if self.refuse_first:
@@ -429,13 +435,22 @@ class RecordingManager:
         return amount
 
 
-async def answer(script: str, request: Request, manager: RecordingManager) -> str:
-    """What the local player printed answering ``request`` from ``script``, until leaving."""
+async def answer(
+    script: str, request: Request, manager: RecordingManager, late_notice: str | None = None
+) -> str:
+    """What the local player printed answering ``request`` from ``script``, until leaving;
+    ``late_notice`` is told by the table a moment after the request, as the runtime tells a
+    busted player after the hand's result."""
     out = io.StringIO()
     notifier = ConsoleNotifier(out, PLAIN, ME)
     reader = LineReader(io.StringIO(script))
     reader.start()
     notifier.requests.put_nowait(request)
+    if late_notice is not None:
+        async def tell_later() -> None:
+            await asyncio.sleep(0.05)
+            await notifier.tell(0, ME, late_notice)
+        manager.aftermath = asyncio.ensure_future(tell_later())
     player = LocalPlayer(manager, notifier, reader, channel_id=0,  # type: ignore[arg-type]
                          echo_input=True)
     await asyncio.wait_for(player.play(), 5)
@@ -489,6 +504,27 @@ async def test_out_of_chips_offers_a_new_default_buy_in() -> None:
     output = await answer("y\n", OutOfChipsRequest(table()), manager)
     assert manager.top_ups == [2000]
     assert "You buy in again: your stack is 2,000." in output
+
+
+async def test_the_out_of_chips_notice_comes_before_the_buy_in_question() -> None:
+    manager = RecordingManager()
+    notice = "You are out of chips: top up to keep playing, or leave the table."
+    output = await answer("y\n", OutOfChipsRequest(table()), manager, late_notice=notice)
+    assert output.index(f"! {notice}") < output.index("Buy in again for 2,000 chips?")
+    assert manager.top_ups == [2000]
+
+
+def test_a_busted_player_reads_the_notice_then_the_question_in_a_piped_game(
+    tmp_path: Path,
+) -> None:
+    out = io.StringIO()
+    status = main(["--fast", "--seed", "4", "--bots", "easy", "--database",
+                   str(tmp_path / "holdem.sqlite3")],
+                  stdin=io.StringIO("4\nn\nn\n"), stdout=out, environ={})
+    output = out.getvalue()
+    assert status == 0
+    assert "Your stack: 0 (-2,000 this hand)\n! You are out of chips" in output
+    assert output.index("! You are out of chips") < output.index("Buy in again")
 
 
 async def test_out_of_chips_and_declining_or_unable_to_buy_in_leaves() -> None:
