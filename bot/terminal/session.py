@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Protocol
 
 from bot.errors import HoldemError
 from bot.tables.errors import NotYourTurn
@@ -39,6 +40,21 @@ AFTERMATH_WAIT = 5.0
 """Seconds the out-of-chips question waits for the table to finish the hand's aftermath."""
 
 
+class Bank(Protocol):
+    """The local player's account in the ledger, for buying in again when out of chips."""
+
+    @property
+    def daily_amount(self) -> int:
+        """The chips one daily bonus grants."""
+
+    async def balance(self) -> int:
+        """The chips away from the table."""
+
+    async def claim_daily(self) -> int:
+        """Grant the daily bonus, as Discord's ``/daily`` does, and return the new balance;
+        raises ``DailyNotReady`` (saying how long to wait) within the interval."""
+
+
 class LocalPlayer:
     """Plays one seat from the keyboard (or a pipe) until the player leaves or play ends."""
 
@@ -49,12 +65,14 @@ class LocalPlayer:
         reader: LineReader,
         *,
         channel_id: int,
+        bank: Bank,
         echo_input: bool = False,
     ) -> None:
         self._manager = manager
         self._notifier = notifier
         self._reader = reader
         self._channel_id = channel_id
+        self._bank = bank
         self._echo = echo_input
         self._user_id = notifier.user_id
 
@@ -155,16 +173,48 @@ class LocalPlayer:
         with contextlib.suppress(HoldemError, TimeoutError):
             await asyncio.wait_for(self._manager.wait_until_idle(self._channel_id),
                                    AFTERMATH_WAIT)
-        amount = self._manager.table_settings(self._channel_id).default_buy_in
+        say = self._notifier.say
+        settings = self._manager.table_settings(self._channel_id)
+        least = settings.min_buy_in
+        try:
+            balance = await self._bank.balance()
+        except HoldemError as error:
+            say(str(error))
+            return False
+        if balance < least:
+            # Nothing left to buy in with: the daily bonus, as on Discord, not a dead end.
+            say(f"Your balance is {balance:,} chips; a buy-in takes at least {least:,}.")
+            claimed = await self.claim_daily_bonus()
+            if claimed is None:
+                return False
+            if claimed < least:
+                say(f"That is still less than the {least:,} chips a buy-in takes.")
+                return False
+            balance = claimed
+        amount = min(settings.default_buy_in, balance)
         if not await self._ask_yes_or_no(f"Buy in again for {amount:,} chips? y/n> "):
             return False
         try:
             stack = await self._manager.top_up(self._channel_id, self._user_id, amount)
         except HoldemError as error:
-            self._notifier.say(str(error))
+            say(str(error))
             return False
-        self._notifier.say(f"You buy in again: your stack is {stack:,}.")
+        say(f"You buy in again: your stack is {stack:,}.")
         return True
+
+    async def claim_daily_bonus(self) -> int | None:
+        """Offer the daily bonus; the new balance once claimed, ``None`` when the player
+        declines or leaves, or the bonus is not ready yet (they are told how long to wait)."""
+        amount = self._bank.daily_amount
+        if not await self._ask_yes_or_no(f"Claim your daily bonus of {amount:,} chips? y/n> "):
+            return None
+        try:
+            balance = await self._bank.claim_daily()
+        except HoldemError as error:  # DailyNotReady says when the next one is ready
+            self._notifier.say(str(error))
+            return None
+        self._notifier.say(f"You claim {amount:,} chips. Your balance is {balance:,}.")
+        return balance
 
     async def _ask_yes_or_no(self, prompt: str) -> bool | None:
         """True for y, False for n, ``None`` when the player leaves instead."""

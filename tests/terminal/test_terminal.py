@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.errors import NotEnoughChips
-from bot.ledger import Ledger
+from bot.ledger import DailyNotReady, Ledger
 from bot.tables.errors import IllegalAction
 from bot.tables.notifier import (
     HandOutcome,
@@ -401,14 +401,20 @@ async def test_q_is_noticed_before_it_is_read_without_skipping_earlier_lines() -
 
 
 class RecordingManager:
-    """The part of ``TableManager`` the local player uses, recording what it is asked."""
+    """The part of ``TableManager`` the local player uses, recording what it is asked; it
+    keeps the player's balance too (the ``Bank``), with a daily bonus ready or not."""
 
-    def __init__(self, refuse_first: bool = False, balance: int = 5000) -> None:
+    daily_amount = 1_000
+
+    def __init__(
+        self, refuse_first: bool = False, balance: int = 5000, daily_ready: bool = True
+    ) -> None:
         self.actions: list[Action] = []
         self.answers: list[bool] = []
         self.top_ups: list[int] = []
         self.refuse_first = refuse_first
-        self.balance = balance
+        self.chips = balance
+        self.daily_ready = daily_ready
         self.aftermath: asyncio.Future[None] | None = None  # the table's work after a hand
 
     async def wait_until_idle(self, channel_id: int) -> float | None:
@@ -429,10 +435,21 @@ class RecordingManager:
         return TableSettings()
 
     async def top_up(self, channel_id: int, user_id: int, amount: int) -> int:
-        if amount > self.balance:
-            raise NotEnoughChips(f"You need {amount:,} chips but have {self.balance:,}.")
+        if amount > self.chips:
+            raise NotEnoughChips(f"You need {amount:,} chips but have {self.chips:,}.")
         self.top_ups.append(amount)
+        self.chips -= amount
         return amount
+
+    async def balance(self) -> int:
+        return self.chips
+
+    async def claim_daily(self) -> int:
+        if not self.daily_ready:
+            raise DailyNotReady(3 * 3600 + 4 * 60)
+        self.daily_ready = False
+        self.chips += self.daily_amount
+        return self.chips
 
 
 async def answer(
@@ -452,7 +469,7 @@ async def answer(
             await notifier.tell(0, ME, late_notice)
         manager.aftermath = asyncio.ensure_future(tell_later())
     player = LocalPlayer(manager, notifier, reader, channel_id=0,  # type: ignore[arg-type]
-                         echo_input=True)
+                         bank=manager, echo_input=True)
     await asyncio.wait_for(player.play(), 5)
     return out.getvalue()
 
@@ -527,12 +544,93 @@ def test_a_busted_player_reads_the_notice_then_the_question_in_a_piped_game(
     assert output.index("! You are out of chips") < output.index("Buy in again")
 
 
-async def test_out_of_chips_and_declining_or_unable_to_buy_in_leaves() -> None:
-    declined, poor = RecordingManager(), RecordingManager(balance=100)
+async def test_out_of_chips_and_declining_leaves() -> None:
+    declined = RecordingManager()
     await answer("n\n2\n", OutOfChipsRequest(table()), declined)
-    output = await answer("y\n2\n", OutOfChipsRequest(table()), poor)
-    assert declined.top_ups == poor.top_ups == []
-    assert "You need 2,000 chips but have 100." in output
+    assert declined.top_ups == []
+
+
+async def test_a_balance_short_of_the_default_buy_in_buys_in_with_all_of_it() -> None:
+    manager = RecordingManager(balance=1_500)
+    output = await answer("y\n", OutOfChipsRequest(table()), manager)
+    assert "Buy in again for 1,500 chips? y/n> y" in output
+    assert manager.top_ups == [1_500] and "Claim" not in output
+
+
+async def test_nothing_left_to_buy_in_with_offers_the_daily_bonus_then_the_buy_in() -> None:
+    manager = RecordingManager(balance=0)
+    output = await answer("y\ny\n", OutOfChipsRequest(table()), manager)
+    assert "Your balance is 0 chips; a buy-in takes at least 800." in output
+    assert "Claim your daily bonus of 1,000 chips? y/n> y\n" in output
+    assert "You claim 1,000 chips. Your balance is 1,000." in output
+    assert "Buy in again for 1,000 chips? y/n> y\n" in output
+    assert manager.top_ups == [1_000]
+
+
+async def test_a_daily_bonus_not_ready_says_how_long_to_wait_and_leaves() -> None:
+    manager = RecordingManager(balance=100, daily_ready=False)
+    output = await answer("y\n2\n", OutOfChipsRequest(table()), manager)
+    assert "Your next daily bonus is ready in 3h 04m." in output
+    assert manager.top_ups == [] and "Buy in again" not in output
+
+
+async def test_a_daily_bonus_too_small_for_a_buy_in_is_kept_and_the_player_leaves() -> None:
+    manager = RecordingManager(balance=0)
+    manager.daily_amount = 500
+    output = await answer("y\n", OutOfChipsRequest(table()), manager)
+    assert "You claim 500 chips. Your balance is 500." in output
+    assert "That is still less than the 800 chips a buy-in takes." in output
+    assert manager.top_ups == [] and manager.chips == 500
+
+
+async def zero_balance_ledger(path: Path, granted: int = 0) -> None:
+    async with await Ledger.open(path, starting_balance=0) as ledger:
+        await ledger.ensure_player(GUILD_ID, LOCAL_USER_ID, "player")
+        if granted:
+            await ledger.grant(GUILD_ID, LOCAL_USER_ID, granted)
+
+
+def test_sitting_down_with_a_zero_balance_offers_the_daily_bonus_like_slash_daily(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "holdem.sqlite3"
+    asyncio.run(zero_balance_ledger(database))
+    out = io.StringIO()
+    status = main(["--fast", "--seed", "1", "--bots", "easy", "--database", str(database)],
+                  stdin=io.StringIO("y\nq\n"), stdout=out, environ={})
+    output = out.getvalue()
+    assert status == 0
+    assert "Cannot sit down: The minimum buy-in is 800 chips but your balance is 0." in output
+    assert "You claim 1,000 chips. Your balance is 1,000." in output
+    assert "You sit down with 1,000 chips." in output
+    balance, audit_ok = asyncio.run(ledger_figures(database))
+    assert audit_ok and f"Balance: {balance:,} chips ({balance:+,} this session, " \
+        "including a 1,000-chip daily bonus)" in output
+    again = io.StringIO()
+    status = main(["--fast", "--bots", "easy", "--buy-in", "2000", "--database",
+                   str(database)], stdin=io.StringIO("y\n"), stdout=again, environ={})
+    assert status == 1  # the bonus was claimed today: the wait is said, nothing changes
+    assert "Cannot sit down: You need 2,000 chips" in again.getvalue()
+    assert re.search(r"Your next daily bonus is ready in 2[34]h \d\dm\.", again.getvalue())
+    assert asyncio.run(ledger_figures(database)) == (balance, True)
+
+
+def test_busting_with_nothing_left_offers_the_daily_bonus_and_plays_on(tmp_path: Path) -> None:
+    database = tmp_path / "holdem.sqlite3"
+    asyncio.run(zero_balance_ledger(database, granted=2_000))
+    out = io.StringIO()
+    status = main(["--fast", "--seed", "4", "--bots", "easy", "--database", str(database)],
+                  stdin=io.StringIO("4\nn\ny\ny\nq\n"), stdout=out, environ={})
+    output = out.getvalue()
+    assert status == 0, output[-2_000:]
+    assert "Your stack: 0 (-2,000 this hand)" in output
+    assert output.index("! You are out of chips") < output.index(
+        "Your balance is 0 chips; a buy-in takes at least 800.") < output.index(
+        "Claim your daily bonus of 1,000 chips? y/n> y") < output.index(
+        "You buy in again: your stack is 1,000.")
+    balance, audit_ok = asyncio.run(ledger_figures(database))
+    assert audit_ok and f"Balance: {balance:,} chips ({balance - 2_000:+,} this session, " \
+        "including a 1,000-chip daily bonus)" in output
 
 
 ODD = ("²", "9" * 5_000, "\x00", "３", "\udcff", "raise ²")
@@ -586,7 +684,9 @@ async def test_end_of_input_while_waiting_for_a_turn_leaves() -> None:
     notifier = ConsoleNotifier(io.StringIO(), PLAIN, ME)
     reader = LineReader(io.StringIO(""))
     reader.start()
-    player = LocalPlayer(RecordingManager(), notifier, reader, channel_id=0)  # type: ignore[arg-type]
+    manager = RecordingManager()
+    player = LocalPlayer(manager, notifier, reader, channel_id=0,  # type: ignore[arg-type]
+                         bank=manager)
     await asyncio.wait_for(player.play(), 5)
 
 
