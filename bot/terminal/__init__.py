@@ -4,6 +4,8 @@ same table runtime and the same SQLite ledger as the Discord bot."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -34,11 +36,25 @@ def main(
         print(f"error: {error}", file=sys.stderr)
         return 2
     out = sys.stdout if stdout is None else stdout
+    source = sys.stdin if stdin is None else stdin
+    if stdin is None:
+        # Bytes the terminal's encoding cannot read become U+FFFD (a line that gets the
+        # menu's hint) instead of ending the input; whatever is typed can be echoed back.
+        _forgive(source, "replace")
+    if stdout is None:
+        _forgive(out, "backslashreplace")
     colour = options.colour if options.colour is not None else detect_colour(out, env)
     try:
-        return asyncio.run(play(options, sys.stdin if stdin is None else stdin, out,
-                                Style(colour)))
+        return asyncio.run(play(options, source, out, Style(colour)))
     except KeyboardInterrupt:
         # asyncio.run cancelled the game: the table was shut down and the hand refunded.
         out.write("\nInterrupted; your chips are back in your balance.\n")
         return 130
+
+
+def _forgive(stream: TextIO, errors: str) -> None:
+    """Make a text stream of the process handle undecodable or unencodable characters with
+    ``errors`` instead of raising (streams that cannot be reconfigured are left as they are)."""
+    if isinstance(stream, io.TextIOWrapper):
+        with contextlib.suppress(ValueError, OSError):
+            stream.reconfigure(errors=errors)

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
-from bot.terminal.render import Style, render_outcome, render_table
+from bot.terminal.render import (
+    Style,
+    render_last_action,
+    render_outcome,
+    render_table,
+    uncalled_bets,
+)
 from engine.cards import Card
 
 
@@ -53,6 +59,7 @@ class ConsoleNotifier:
         self._hand_number = 0
         self._cards: tuple[Card, ...] = ()
         self._last_drawing = ""
+        self._action_shown: tuple[int, str | None] = (0, None)  # (hand, last action) drawn
         self.final_stack: int | None = None  # the local player's stack after the last hand
 
     def say(self, text: str, end: str = "\n") -> None:
@@ -69,6 +76,7 @@ class ConsoleNotifier:
         drawing = render_table(state, self.style, self.user_id, cards)
         if drawing != self._last_drawing:
             self._last_drawing = drawing
+            self._action_shown = (state.hand_number, state.last_action)
             self.say(drawing)
 
     async def table_changed(self, state: TableState) -> None:
@@ -88,6 +96,13 @@ class ConsoleNotifier:
             self.requests.put_nowait(TurnRequest(state, prompt))
 
     async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
+        # The action that ended the hand (a fold, the last call, run it once or twice) is
+        # never drawn on a table: the runtime settles the hand straight after it.
+        shown = (state.hand_number, state.last_action) == self._action_shown
+        if state.last_action and not shown:
+            self.say(render_last_action(state, self.style, self.user_id))
+        for line in uncalled_bets(outcome, self.user_id):
+            self.say(line)
         self.say(render_outcome(outcome, self.style, self.user_id))
         result = next((result for result in outcome.results if result.user_id == self.user_id),
                       None)

@@ -7,17 +7,19 @@ balance kept in the same SQLite ledger between runs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import random
 from typing import TextIO
 
-from bot.errors import HoldemError, NotSeated
+from bot.errors import HoldemError, NotEnoughChips, NotSeated
 from bot.ledger import Ledger, LedgerUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from bot.terminal.cli import PlayOptions
 from bot.terminal.console_notifier import ConsoleNotifier
 from bot.terminal.line_reader import LineReader
+from bot.terminal.menu import HELP
 from bot.terminal.render import Style
 from bot.terminal.session import LocalPlayer
 
@@ -59,44 +61,91 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
         name = local_player_name()
         balance_before = await ledger.ensure_player(GUILD_ID, LOCAL_USER_ID, name)
         notifier = ConsoleNotifier(out, style, LOCAL_USER_ID)
+        bank = LedgerBank(ledger)
         rng = random.Random(options.seed) if options.seed is not None else None
         manager = TableManager(ledger, notifier, rng=rng, default_settings=settings)
         await manager.start()
         try:
-            status = await _seat_and_play(manager, notifier, options, name, stdin)
+            status = await _seat_and_play(manager, notifier, bank, options, name, stdin)
         finally:
             await manager.shutdown()
         balance_after = await ledger.balance(GUILD_ID, LOCAL_USER_ID)
     finally:
         await ledger.close()
     change = balance_after - balance_before
-    notifier.say(f"Balance: {balance_after:,} chips ({change:+,} this session), "
+    bonus = f", including a {bank.claimed:,}-chip daily bonus" if bank.claimed else ""
+    notifier.say(f"Balance: {balance_after:,} chips ({change:+,} this session{bonus}), "
                  f"kept in {options.database_path}.")
     return status
 
 
+class LedgerBank:
+    """The local player's account in the ledger (guild 0), as the ``LocalPlayer`` uses it."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self._ledger = ledger
+        self.claimed = 0
+        """The daily bonus chips claimed this session."""
+
+    @property
+    def daily_amount(self) -> int:
+        """The chips one daily bonus grants."""
+        return self._ledger.daily_amount
+
+    async def balance(self) -> int:
+        """The chips away from the table."""
+        return await self._ledger.balance(GUILD_ID, LOCAL_USER_ID)
+
+    async def claim_daily(self) -> int:
+        """``Ledger.claim_daily``: the new balance, or ``DailyNotReady``."""
+        balance = await self._ledger.claim_daily(GUILD_ID, LOCAL_USER_ID)
+        self.claimed += self._ledger.daily_amount
+        return balance
+
+
 async def _seat_and_play(
-    manager: TableManager, notifier: ConsoleNotifier, options: PlayOptions, name: str,
-    stdin: TextIO,
+    manager: TableManager, notifier: ConsoleNotifier, bank: LedgerBank, options: PlayOptions,
+    name: str, stdin: TextIO,
 ) -> int:
     # Bots first: a table with no person waits, so the first hand is dealt to everyone.
     try:
         for level in options.bots:
             await manager.add_bots(GUILD_ID, CHANNEL_ID, level, 1)
-        reader = LineReader(stdin)
-        reader.start()
-        stack = await manager.join(GUILD_ID, CHANNEL_ID, LOCAL_USER_ID, name, options.buy_in)
     except HoldemError as error:
         notifier.say(f"Cannot sit down: {error}")
         return 1
-    notifier.say(f"You sit down with {stack:,} chips. Type the number of your choice; "
-                 "q leaves the table.")
-    player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID,
+    reader = LineReader(stdin)
+    reader.start()
+    player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID, bank=bank,
                          echo_input=not _is_terminal(stdin))
+    stack = await _sit_down(manager, notifier, player, options, name)
+    if stack is None:
+        return 1
+    notifier.say(f"You sit down with {stack:,} chips. {HELP}")
     await player.play()
     notifier.say("You leave the table.")
     await _leave(manager, notifier)
     return 0
+
+
+async def _sit_down(
+    manager: TableManager, notifier: ConsoleNotifier, player: LocalPlayer, options: PlayOptions,
+    name: str,
+) -> int | None:
+    """Join the table; the stack, or ``None`` when the player cannot sit down. A balance too
+    small for the buy-in is offered the daily bonus (once) instead of a dead end."""
+    offered = False
+    while True:
+        try:
+            return await manager.join(GUILD_ID, CHANNEL_ID, LOCAL_USER_ID, name, options.buy_in)
+        except NotEnoughChips as error:
+            notifier.say(f"Cannot sit down: {error}")
+            if offered or await player.claim_daily_bonus() is None:
+                return None
+            offered = True
+        except HoldemError as error:
+            notifier.say(f"Cannot sit down: {error}")
+            return None
 
 
 async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
@@ -114,13 +163,19 @@ async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
 
 async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier) -> int | None:
     """The chips cashed out once the hand ends, or ``None`` if it takes too long (shutting
-    the table down then refunds the hand, so nothing is lost either way)."""
+    the table down then refunds the hand, so nothing is lost either way).
+
+    A player who leaves while all-in is not there to answer the run-it-twice question, which
+    would hold the hand up until its deadline: the answer is no (run once), as a "no" at the
+    prompt would be, whether the question is open already or comes later."""
     loop = asyncio.get_running_loop()
     give_up_at = loop.time() + HAND_END_WAIT
     while loop.time() < give_up_at:
         state = manager.state(CHANNEL_ID)
         if state is None or state.seat_of(LOCAL_USER_ID) is None:
             return notifier.final_stack
+        with contextlib.suppress(HoldemError):  # NoQuestionPending: nothing is asked now
+            await manager.answer_run_it_twice(CHANNEL_ID, LOCAL_USER_ID, False)
         await asyncio.sleep(0.05)
     return None
 

@@ -2,14 +2,15 @@
 
 Numbers are fixed by meaning, so a scripted game reads the same in every spot: 1 folds,
 2 checks or calls, 3 bets or raises (then asks the amount), 4 goes all-in. Options that are
-not legal now are left out. Words work too: ``fold``, ``check``, ``call``, ``raise 80``,
-``allin``.
+not legal now are left out. Amounts are street totals: "raise to 80", and the all-in option
+says the total it raises to. Shortcut words work too (``HELP`` lists each once): ``f``,
+``x``, ``c``, ``r 80`` or ``raise 80``, ``a``.
 
 >>> from engine.actions import LegalActions
 >>> legal = LegalActions(seat=0, can_fold=True, can_check=False, can_call=True,
 ...     call_amount=20, can_bet=False, can_raise=True, min_to=40, max_to=1000, stack=990)
 >>> format_menu(menu_options(legal))
-'1 fold   2 call 20   3 raise to 40-1,000   4 all-in 990'
+'1 fold   2 call 20   3 raise to 40-1,000   4 all-in (raise to 1,000)'
 >>> read_choice(legal, "3 100")
 Action(kind=<ActionKind.RAISE: 'raise'>, amount=100)
 """
@@ -61,9 +62,19 @@ def menu_options(legal: LegalActions) -> tuple[MenuOption, ...]:
         options.append(
             MenuOption(BET_OR_RAISE, kind, f"{verb} {legal.min_to:,}-{legal.max_to:,}")
         )
-    if legal.stack > 0:
-        options.append(MenuOption(ALL_IN, ActionKind.ALL_IN, f"all-in {legal.stack:,}"))
+    if legal.allows(Action(ActionKind.ALL_IN)):
+        options.append(MenuOption(ALL_IN, ActionKind.ALL_IN, f"all-in ({_all_in(legal)})"))
     return tuple(options)
+
+
+def _all_in(legal: LegalActions) -> str:
+    """What going all-in is, in the words of the other options: a raise or a bet to the
+    street total ``max_to``, or a call of the whole stack."""
+    if legal.can_raise:
+        return f"raise to {legal.max_to:,}"
+    if legal.can_bet:
+        return f"bet {legal.max_to:,}"
+    return f"call {legal.stack:,}"
 
 
 def format_menu(options: tuple[MenuOption, ...]) -> str:
@@ -112,14 +123,29 @@ def amount_hint(legal: LegalActions) -> str:
     return f"{verb} {legal.min_to:,}-{legal.max_to:,} (Enter: {legal.min_to:,})"
 
 
+def amount_prompt(legal: LegalActions) -> str:
+    """The amount question: ``Raise to 40-1,000 (Enter: 40)> ``."""
+    hint = amount_hint(legal)
+    return f"{hint[0].upper()}{hint[1:]}> "
+
+
+_SHORTCUTS: tuple[tuple[str, tuple[str, ...], tuple[ActionKind, ...]], ...] = (
+    # (how the help line shows it, the words, what they choose); each word appears once.
+    ("f fold", ("f", "fold"), (ActionKind.FOLD,)),
+    ("x check", ("x", "k", "check"), (ActionKind.CHECK,)),
+    ("c check or call", ("c",), (ActionKind.CHECK, ActionKind.CALL)),
+    ("", ("call",), (ActionKind.CALL,)),
+    ("r 150 bet or raise to 150", ("r", "raise", "b", "bet"), (ActionKind.BET, ActionKind.RAISE)),
+    ("a all-in", ("a", "allin", "all-in"), (ActionKind.ALL_IN,)),
+)
 _KINDS_BY_WORD: dict[str, tuple[ActionKind, ...]] = {
-    "f": (ActionKind.FOLD,), "fold": (ActionKind.FOLD,),
-    "k": (ActionKind.CHECK,), "x": (ActionKind.CHECK,), "check": (ActionKind.CHECK,),
-    "call": (ActionKind.CALL,), "c": (ActionKind.CHECK, ActionKind.CALL),
-    "b": (ActionKind.BET, ActionKind.RAISE), "bet": (ActionKind.BET, ActionKind.RAISE),
-    "r": (ActionKind.BET, ActionKind.RAISE), "raise": (ActionKind.BET, ActionKind.RAISE),
-    "a": (ActionKind.ALL_IN,), "allin": (ActionKind.ALL_IN,), "all-in": (ActionKind.ALL_IN,),
+    word: kinds for _, words, kinds in _SHORTCUTS for word in words
 }
+HELP_WORDS = frozenset({"?", "h", "help"})
+HELP = ("Type a number from the menu or a shortcut: "
+        + ", ".join(shown for shown, _, _ in _SHORTCUTS if shown)
+        + " (words like 'raise 150' work too); ? shows this again, q leaves the table.")
+"""The help line, printed once when the player sits down and again on ``?``."""
 
 
 def _option_named(options: tuple[MenuOption, ...], word: str) -> MenuOption | None:

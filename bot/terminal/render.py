@@ -13,6 +13,7 @@ and cards are written ``Ah Kd``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -102,8 +103,25 @@ def render_table(
     lines.extend(_board_lines(state, style))
     lines.extend(_seat_line(seat, state, style, you, your_cards) for seat in state.seats)
     if state.last_action:
-        lines.append(style.faint(f"Last: {_last_action(state, you)}"))
+        lines.append(render_last_action(state, style, you))
     return "\n".join(lines)
+
+
+def render_last_action(state: TableState, style: Style, you: int) -> str:
+    """The ``Last: ...`` line of the table (nothing when no action was taken yet)."""
+    return style.faint(f"Last: {_last_action(state, you)}") if state.last_action else ""
+
+
+_UNCALLED = re.compile(r"^Uncalled bet \((\d+)\) returned to (.+)$", re.MULTILINE)
+
+
+def uncalled_bets(outcome: HandOutcome, you: int) -> list[str]:
+    """``Uncalled bet of 1,500 returned to Pip``, one line per bet no one called, read from
+    the hand's history (the only place the outcome records it)."""
+    names = {result.name: "you" if result.user_id == you else result.name
+             for result in outcome.results}
+    return [f"Uncalled bet of {int(amount):,} returned to {names.get(name, name)}"
+            for amount, name in _UNCALLED.findall(outcome.history_text)]
 
 
 def render_outcome(outcome: HandOutcome, style: Style, you: int) -> str:

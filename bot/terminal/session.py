@@ -7,6 +7,8 @@ end of input, so leaving works at any moment, not only on the player's turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from typing import Protocol
 
 from bot.errors import HoldemError
 from bot.tables.errors import NotYourTurn
@@ -20,9 +22,11 @@ from bot.terminal.console_notifier import (
 )
 from bot.terminal.line_reader import LineReader, is_leave
 from bot.terminal.menu import (
+    HELP,
+    HELP_WORDS,
     MenuError,
     MenuOption,
-    amount_hint,
+    amount_prompt,
     format_menu,
     menu_options,
     read_amount,
@@ -32,6 +36,23 @@ from engine.actions import Action
 
 YES = frozenset({"y", "yes"})
 NO = frozenset({"n", "no"})
+AFTERMATH_WAIT = 5.0
+"""Seconds the out-of-chips question waits for the table to finish the hand's aftermath."""
+
+
+class Bank(Protocol):
+    """The local player's account in the ledger, for buying in again when out of chips."""
+
+    @property
+    def daily_amount(self) -> int:
+        """The chips one daily bonus grants."""
+
+    async def balance(self) -> int:
+        """The chips away from the table."""
+
+    async def claim_daily(self) -> int:
+        """Grant the daily bonus, as Discord's ``/daily`` does, and return the new balance;
+        raises ``DailyNotReady`` (saying how long to wait) within the interval."""
 
 
 class LocalPlayer:
@@ -44,12 +65,14 @@ class LocalPlayer:
         reader: LineReader,
         *,
         channel_id: int,
+        bank: Bank,
         echo_input: bool = False,
     ) -> None:
         self._manager = manager
         self._notifier = notifier
         self._reader = reader
         self._channel_id = channel_id
+        self._bank = bank
         self._echo = echo_input
         self._user_id = notifier.user_id
 
@@ -90,9 +113,12 @@ class LocalPlayer:
         say(f"Your turn: {owed}, pot {request.prompt.pot_total:,}.")
         say("  " + format_menu(menu_options(legal)))
         while True:
-            line = await self._ask("Your choice (q leaves)> ")
+            line = await self._ask("Your choice (? help, q leaves)> ")
             if is_leave(line):
                 return False
+            if (line or "").strip().lower() in HELP_WORDS:
+                say(HELP)
+                continue
             try:
                 choice = read_choice(legal, line or "")
             except MenuError as error:
@@ -109,7 +135,7 @@ class LocalPlayer:
     async def _ask_amount(self, request: TurnRequest) -> Action | None:
         legal = request.prompt.legal
         while True:
-            line = await self._ask(f"{amount_hint(legal).capitalize()}> ")
+            line = await self._ask(amount_prompt(legal))
             if is_leave(line):
                 return None
             try:
@@ -142,16 +168,53 @@ class LocalPlayer:
         return True
 
     async def _buy_in_again(self, request: OutOfChipsRequest) -> bool:
-        amount = self._manager.table_settings(self._channel_id).default_buy_in
+        # The question comes with the hand's result, the table's "out of chips" notice a
+        # moment later: let the table finish the hand (cash-outs, notices) before asking.
+        with contextlib.suppress(HoldemError, TimeoutError):
+            await asyncio.wait_for(self._manager.wait_until_idle(self._channel_id),
+                                   AFTERMATH_WAIT)
+        say = self._notifier.say
+        settings = self._manager.table_settings(self._channel_id)
+        least = settings.min_buy_in
+        try:
+            balance = await self._bank.balance()
+        except HoldemError as error:
+            say(str(error))
+            return False
+        if balance < least:
+            # Nothing left to buy in with: the daily bonus, as on Discord, not a dead end.
+            say(f"Your balance is {balance:,} chips; a buy-in takes at least {least:,}.")
+            claimed = await self.claim_daily_bonus()
+            if claimed is None:
+                return False
+            if claimed < least:
+                say(f"That is still less than the {least:,} chips a buy-in takes.")
+                return False
+            balance = claimed
+        amount = min(settings.default_buy_in, balance)
         if not await self._ask_yes_or_no(f"Buy in again for {amount:,} chips? y/n> "):
             return False
         try:
             stack = await self._manager.top_up(self._channel_id, self._user_id, amount)
         except HoldemError as error:
-            self._notifier.say(str(error))
+            say(str(error))
             return False
-        self._notifier.say(f"You buy in again: your stack is {stack:,}.")
+        say(f"You buy in again: your stack is {stack:,}.")
         return True
+
+    async def claim_daily_bonus(self) -> int | None:
+        """Offer the daily bonus; the new balance once claimed, ``None`` when the player
+        declines or leaves, or the bonus is not ready yet (they are told how long to wait)."""
+        amount = self._bank.daily_amount
+        if not await self._ask_yes_or_no(f"Claim your daily bonus of {amount:,} chips? y/n> "):
+            return None
+        try:
+            balance = await self._bank.claim_daily()
+        except HoldemError as error:  # DailyNotReady says when the next one is ready
+            self._notifier.say(str(error))
+            return None
+        self._notifier.say(f"You claim {amount:,} chips. Your balance is {balance:,}.")
+        return balance
 
     async def _ask_yes_or_no(self, prompt: str) -> bool | None:
         """True for y, False for n, ``None`` when the player leaves instead."""
@@ -168,5 +231,15 @@ class LocalPlayer:
         self._notifier.say(prompt, end="")
         line = await self._reader.take()
         # A piped answer is not echoed by a terminal: write it, so the transcript reads well.
-        self._notifier.say(line if self._echo and line is not None else "")
+        self._notifier.say(printable(line) if self._echo and line is not None else "")
         return line
+
+
+def printable(line: str) -> str:
+    """``line`` with control and other unprintable characters (surrogates too) written as
+    escapes, so an echoed answer cannot steer the terminal or garble the transcript.
+
+    >>> printable("2\\x1b[2J\\udcff")
+    '2\\\\x1b[2J\\\\udcff'
+    """
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in line)
