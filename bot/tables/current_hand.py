@@ -13,6 +13,7 @@ from bot.tables.seats import Seat
 from engine.actions import Action, ActionKind
 from engine.cards import Card
 from engine.hand import Hand, IllegalActionError
+from engine.view import ActionRecord
 
 
 class CurrentHand:
@@ -127,11 +128,7 @@ class CurrentHand:
         except IllegalActionError as error:
             raise IllegalAction(f"You cannot do that: {error}.") from None
         record = hand.history[-1]
-        text = f"{seat.name}: {record.kind}"
-        if record.kind is not ActionKind.FOLD and record.kind is not ActionKind.CHECK:
-            text += f" {record.to:,}" if record.kind is not ActionKind.CALL else \
-                f" {record.added:,}"
-        self.last_action = text + (" (all-in)" if record.is_all_in else "")
+        self.last_action = _action_text(seat.name, record)
         self.actions_taken += 1
 
     def choose_run_it_twice(self, agree: bool) -> None:
@@ -145,3 +142,17 @@ class CurrentHand:
         self.running = False
         self.hand_id = None
         self.awaiting = self.deadline = None
+
+
+def _action_text(name: str, record: ActionRecord) -> str:
+    """An action as the table shows it: a call names the chips it added, a bet or raise the
+    street total it makes (``Ann: raise to 80``), and an all-in says so.
+
+    >>> from engine.actions import Street
+    >>> _action_text("Ann", ActionRecord(0, Street.FLOP, ActionKind.RAISE, 60, 80, True))
+    'Ann: raise to 80 (all-in)'
+    """
+    kind = record.kind
+    amount = {ActionKind.CALL: f" {record.added:,}", ActionKind.BET: f" {record.to:,}",
+              ActionKind.RAISE: f" to {record.to:,}"}.get(kind, "")
+    return f"{name}: {kind}{amount}" + (" (all-in)" if record.is_all_in else "")

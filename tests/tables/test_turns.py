@@ -56,3 +56,14 @@ async def test_an_answer_from_an_earlier_hand_is_refused_in_the_next(tmp_path):
             await manager.act(CHANNEL, user, Action(ActionKind.RAISE, 100), old.turn)
         with pytest.raises(TableMovedOn):
             await manager.answer_run_it_twice(CHANNEL, user, True, hand=old.turn.hand)
+
+
+async def test_the_last_action_says_raise_to_the_street_total(tmp_path):
+    async with running_manager(tmp_path, settings=SETTINGS) as (manager, notifier, _):
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+        await manager.join(GUILD, CHANNEL, BOB, "Bob")
+        user, prompt = await notifier.next_prompt()
+        await manager.act(CHANNEL, user, Action(ActionKind.RAISE, 100), prompt.turn)
+        state = manager.state(CHANNEL)
+        name = "Alice" if user == ALICE else "Bob"
+        assert state is not None and state.last_action == f"{name}: raise to 100"
