@@ -2,7 +2,8 @@
 people among them may agree to deal the rest of the board twice.
 
 Bots agree by a coin flip each. If every bot agrees, the people are asked; one "no", or the
-deadline passing without every answer, means the board runs once.
+deadline passing without every answer, means the board runs once. A player who has left the
+table counts as a "no", so nobody waits for them.
 """
 
 from __future__ import annotations
@@ -46,10 +47,18 @@ class RunItTwiceQuestion:
         answers[user_id] = bool(agree)
         self._doorbell.ring()
 
+    def decline_for(self, user_id: int) -> None:
+        """The person left the table: their pending answer (if asked) is "no"."""
+        answers = self._answers
+        if answers is not None and answers.get(user_id, False) is None:
+            answers[user_id] = False
+            self._doorbell.ring()
+
     async def ask(self, live: Sequence[Seat], timeout: float) -> bool:
         """Whether the players still in the hand (``live``) agree to run it twice; the people
         among them have ``timeout`` seconds to answer."""
         agree = all(self._rng.random() < 0.5 for seat in live if seat.is_bot)
+        agree = agree and not any(seat.leaving for seat in live)
         people = [seat.user_id for seat in live if seat.user_id is not None]
         if not agree or not people:
             return agree

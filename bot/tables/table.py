@@ -174,6 +174,7 @@ class Table:
                 seat.leaving = True
                 if self._current.awaiting is seat:
                     self._runner.apply(seat, Action(ActionKind.FOLD))
+                self._question.decline_for(user_id)
                 cashed = None
         await self._runner.publish()
         self._doorbell.ring()

@@ -264,6 +264,19 @@ async def test_no_answer_before_the_deadline_runs_the_board_once(tmp_path):
         assert not outcome.ran_twice
 
 
+async def test_leaving_while_asked_to_run_it_twice_counts_as_no(tmp_path):
+    settings = TableSettings.instant(run_it_twice_timeout=600.0)  # nobody waits for it
+    async with running_manager(tmp_path, settings=settings) as (manager, notifier, _):
+        notifier.auto_actions.update({ALICE: shove, BOB: shove})
+        notifier.auto_run_it_twice[ALICE] = True
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+        await manager.join(GUILD, CHANNEL, BOB, "Bob")
+        await eventually(lambda: len(notifier.questions) == 1)
+        await manager.leave(CHANNEL, BOB)
+        await eventually(lambda: len(notifier.outcomes) == 1, timeout=5)
+        assert not notifier.outcomes[0].ran_twice
+
+
 async def seat_alice_shoving_against_a_calling_bot(manager, notifier, buy_in: int) -> None:
     """Alice goes all-in every hand (never running it twice); the bot always calls."""
     notifier.auto_actions[ALICE] = shove
