@@ -41,6 +41,7 @@ from bot.ledger.records import (
     AuditReport,
     HandParticipant,
     HandRecord,
+    HandResultPoint,
     HandSummary,
     LeaderboardOrder,
     LeaderboardRow,
@@ -48,6 +49,7 @@ from bot.ledger.records import (
     PlayerKey,
     PlayerStats,
     RecoveryReport,
+    ServerAverages,
 )
 from bot.ledger.schema import MIGRATIONS_DIR
 from bot.ledger.transactions import (
@@ -69,6 +71,7 @@ __all__ = [
     "HandInProgress",
     "HandParticipant",
     "HandRecord",
+    "HandResultPoint",
     "HandSummary",
     "HoldemError",
     "InputError",
@@ -86,6 +89,7 @@ __all__ = [
     "PlayerKey",
     "PlayerStats",
     "RecoveryReport",
+    "ServerAverages",
     "UnbalancedHand",
     "UnknownHand",
     "UnknownPlayer",

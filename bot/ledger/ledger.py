@@ -39,12 +39,14 @@ from bot.ledger.records import (
     AuditReport,
     HandParticipant,
     HandRecord,
+    HandResultPoint,
     HandSummary,
     LeaderboardOrder,
     LeaderboardRow,
     PlayerKey,
     PlayerStats,
     RecoveryReport,
+    ServerAverages,
 )
 from bot.ledger.schema import MIGRATIONS_DIR, migrate
 from bot.ledger.transactions import Transactions, configure
@@ -581,6 +583,59 @@ class Ledger:
             )
             for hand_id, table_id, number, finished_at, net, won in rows
         ]
+
+    async def results_over_time(
+        self, guild_id: int, user_id: int, limit: int = 1000
+    ) -> list[HandResultPoint]:
+        """The person's latest ``limit`` settled hands in a guild, in the order they were
+        played (by finish time, then hand id), each with its net result and whether it was
+        won at showdown. ``InvalidRequest`` for an id that is not an integer or a ``limit``
+        that is not a positive integer."""
+        check_id(guild_id, "server")
+        check_id(user_id, "user id")
+        if check_id(limit, "limit") < 1:
+            raise InvalidRequest("Ask for at least one hand.")
+        rows = await self._db.read(
+            lambda db: db.execute(
+                "SELECT * FROM ("
+                " SELECT h.id, h.finished_at, hp.net, hp.won, hp.showdown_won,"
+                "  EXISTS (SELECT 1 FROM hand_players o"
+                "          WHERE o.hand_id = h.id AND o.showdown_won = 1)"
+                " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+                " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
+                "  AND h.status = 'settled'"
+                " ORDER BY h.finished_at DESC, h.id DESC LIMIT ?"
+                ") ORDER BY 2, 1",
+                (user_id, guild_id, limit),
+            ).fetchall()
+        )
+        return [
+            HandResultPoint(
+                hand_id=hand_id,
+                finished_at=finished_at,
+                net=net,
+                won=bool(won),
+                showdown_won=bool(showdown_won),
+                reached_showdown=bool(reached),
+            )
+            for hand_id, finished_at, net, won, showdown_won, reached in rows
+        ]
+
+    async def server_averages(self, guild_id: int) -> ServerAverages:
+        """The mean VPIP and PFR percentages over the guild's people who have played at
+        least one hand; ``InvalidRequest`` for a guild id that is not an integer."""
+        check_id(guild_id, "server")
+        players, vpip, pfr = await self._db.read(
+            lambda db: db.execute(
+                "SELECT COUNT(*), AVG(100.0 * vpip_hands / hands_played),"
+                " AVG(100.0 * pfr_hands / hands_played)"
+                " FROM players WHERE guild_id = ? AND hands_played > 0",
+                (guild_id,),
+            ).fetchone()
+        )
+        return ServerAverages(
+            players=players, vpip_percent=vpip or 0.0, pfr_percent=pfr or 0.0
+        )
 
     async def hand_history(self, hand_id: int) -> HandRecord | None:
         """A settled hand with its participants and history text, or ``None``."""

@@ -87,6 +87,40 @@ class HandSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class HandResultPoint:
+    """How one settled hand went for one person: a point of their results-over-time chart."""
+
+    hand_id: int
+    """The hand's id (``/history`` shows it)."""
+    finished_at: float
+    """When the hand was settled, in seconds since the epoch."""
+    net: int
+    """The person's final stack minus their start-of-hand stack: chips won (or lost, < 0)."""
+    won: bool
+    """True when the person took chips from a pot of this hand (at showdown or not)."""
+    showdown_won: bool
+    """True when the person took chips from a pot decided at showdown."""
+    reached_showdown: bool
+    """True when the hand itself went to showdown (somebody won a pot there), whether or not
+    this person was still in it: the hand log does not record who folded, so a person who
+    folded in such a hand cannot be told apart from one who lost the showdown."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerAverages:
+    """Preflop habits of a guild's players, each player who played a hand counted once."""
+
+    players: int
+    """How many people of the guild have played at least one hand."""
+    vpip_percent: float
+    """The mean over those players of their VPIP (share of hands with chips put in
+    voluntarily preflop), 0 when there are none."""
+    pfr_percent: float
+    """The mean over those players of their PFR (share of hands raised preflop), 0 when
+    there are none."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """A settled hand with everyone's result and the hand-history text."""
 
