@@ -1,0 +1,192 @@
+"""A player's results chart for ``/stats``: cumulative net chips hand by hand (Pillow only).
+
+Three lines share the chart: all hands, and that total split into showdown and non-showdown
+winnings. A hand counts as **showdown** when the player won chips at showdown
+(``showdown_won``), or lost chips in a hand that went to showdown (``not won`` and
+``reached_showdown``). Everything else is **non-showdown**: pots taken when everyone else
+folded, and chips lost in hands that ended by folds. The hand log does not record when a
+player folded, so chips lost folding in a hand that others took to showdown count as showdown
+losses; those are usually small (blinds, a call or two), while counting a lost showdown as a
+fold would hide the big swings. The two lines always add up to the total.
+
+A side panel compares the player's VPIP and PFR with the server's average. With fewer than
+two hands there is no line to draw: the image says so instead.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from bot.ledger import HandResultPoint, PlayerStats, ServerAverages
+from bot.render.card_faces import font
+
+WIDTH, HEIGHT = 800, 400
+PLOT_BOX = (80, 50, 580, 350)
+"""The chart area (left, top, right, bottom); axis labels sit outside it."""
+BACKGROUND = (32, 34, 40)
+GRID_COLOUR = (62, 66, 76)
+AXIS_COLOUR = (150, 154, 165)
+TEXT_COLOUR = (230, 232, 236)
+MUTED_TEXT = (160, 164, 175)
+TOTAL_COLOUR = (80, 200, 120)
+SHOWDOWN_COLOUR = (70, 140, 255)
+NON_SHOWDOWN_COLOUR = (240, 80, 80)
+PLAYER_BAR_COLOUR = (240, 190, 60)
+SERVER_BAR_COLOUR = (120, 124, 135)
+NO_HANDS = "No hands yet"
+
+
+def is_showdown(point: HandResultPoint) -> bool:
+    """True when the hand's net counts as showdown winnings (the rule in the module doc)."""
+    return point.showdown_won or (not point.won and point.reached_showdown)
+
+
+def cumulative_lines(
+    points: Sequence[HandResultPoint],
+) -> tuple[list[int], list[int], list[int]]:
+    """The running totals (all, showdown, non-showdown), each starting at 0 before the first
+    hand, so each holds ``len(points) + 1`` values."""
+    total, showdown, other = [0], [0], [0]
+    for point in points:
+        total.append(total[-1] + point.net)
+        if is_showdown(point):
+            showdown.append(showdown[-1] + point.net)
+            other.append(other[-1])
+        else:
+            showdown.append(showdown[-1])
+            other.append(other[-1] + point.net)
+    return total, showdown, other
+
+
+def render_stats_chart(
+    points: Sequence[HandResultPoint],
+    stats: PlayerStats,
+    server_average: ServerAverages | None,
+) -> bytes:
+    """The chart as PNG bytes, ``WIDTH`` x ``HEIGHT``: the player's cumulative net chips over
+    ``points`` (in the order played), split into showdown and non-showdown winnings, with a
+    legend and a VPIP/PFR panel against ``server_average`` (left out when ``None``)."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.text((PLOT_BOX[0], 14), _fit(f"{stats.name}: net chips, hand by hand", 48),
+              fill=TEXT_COLOUR, font=font(20))
+    if len(points) < 2:
+        _message(draw, points)
+    else:
+        _chart(draw, points)
+    _legend(draw)
+    _habits_panel(draw, stats, server_average)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _message(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint]) -> None:
+    left, top, right, bottom = PLOT_BOX
+    draw.rectangle(PLOT_BOX, outline=GRID_COLOUR)
+    lines = [NO_HANDS] if not points else [
+        "Only one hand so far", f"{points[0].net:+,} chips", "The chart starts after two."]
+    y = (top + bottom) / 2 - 18 * len(lines) / 2
+    for i, line in enumerate(lines):
+        size = 24 if i == 0 else 16
+        draw.text(((left + right) / 2, y), line, fill=TEXT_COLOUR if i == 0 else MUTED_TEXT,
+                  font=font(size), anchor="mt")
+        y += size + 10
+
+
+def _chart(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint]) -> None:
+    left, top, right, bottom = PLOT_BOX
+    lines = cumulative_lines(points)
+    low = min(min(line) for line in lines)
+    high = max(max(line) for line in lines)
+    ticks = _nice_ticks(low, high)
+    y_low, y_high = ticks[0], ticks[-1]
+    hands = len(points)
+
+    def x_of(index: float) -> float:
+        return left + (right - left) * index / hands
+
+    def y_of(value: float) -> float:
+        return bottom - (bottom - top) * (value - y_low) / (y_high - y_low)
+
+    small = font(12)
+    for value in ticks:
+        y = y_of(value)
+        draw.line([(left, y), (right, y)], fill=AXIS_COLOUR if value == 0 else GRID_COLOUR)
+        label = f"{value:,}"
+        tight = draw.textlength(label, font=small) > left - 10  # a huge number: smaller type
+        draw.text((left - 6, y), label, fill=MUTED_TEXT, font=font(8) if tight else small,
+                  anchor="rm")
+    for index in _nice_ticks(0, hands, count=6):
+        if 0 <= index <= hands:
+            x = x_of(index)
+            draw.line([(x, bottom), (x, bottom + 4)], fill=AXIS_COLOUR)
+            draw.text((x, bottom + 6), f"{index:,}", fill=MUTED_TEXT, font=small, anchor="mt")
+    draw.rectangle(PLOT_BOX, outline=AXIS_COLOUR)
+    draw.text(((left + right) / 2, bottom + 24), "Hands played", fill=MUTED_TEXT,
+              font=font(13), anchor="mt")
+    draw.text((left - 6, top - 8), "Chips", fill=MUTED_TEXT, font=font(13), anchor="rb")
+    for line, colour in zip(lines[::-1], (NON_SHOWDOWN_COLOUR, SHOWDOWN_COLOUR, TOTAL_COLOUR),
+                            strict=True):  # the total last, on top
+        draw.line([(x_of(i), y_of(v)) for i, v in enumerate(line)], fill=colour, width=2)
+
+
+def _nice_ticks(low: float, high: float, count: int = 5) -> list[int]:
+    """Round, evenly spaced integers that cover ``low..high`` (about ``count`` steps)."""
+    if high <= low:
+        low, high = low - 1, high + 1
+    raw = (high - low) / count
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step) * step
+    last = math.ceil(high / step) * step
+    return list(range(int(first), int(last) + 1, int(step)))
+
+
+def _legend(draw: ImageDraw.ImageDraw) -> None:
+    x, y = 600, 50
+    draw.text((x, y), "Net chips", fill=TEXT_COLOUR, font=font(15))
+    for label, colour in (("All hands", TOTAL_COLOUR), ("Showdown", SHOWDOWN_COLOUR),
+                          ("Non-showdown", NON_SHOWDOWN_COLOUR)):
+        y += 24
+        draw.line([(x, y + 8), (x + 22, y + 8)], fill=colour, width=3)
+        draw.text((x + 30, y), label, fill=TEXT_COLOUR, font=font(13))
+
+
+def _habits_panel(
+    draw: ImageDraw.ImageDraw, stats: PlayerStats, server_average: ServerAverages | None
+) -> None:
+    x, y, width = 600, 180, 180
+    draw.text((x, y), "Preflop", fill=TEXT_COLOUR, font=font(15))
+    rows = [("VPIP", stats.vpip_percent, server_average and server_average.vpip_percent),
+            ("PFR", stats.pfr_percent, server_average and server_average.pfr_percent)]
+    small = font(12)
+    for name, mine, theirs in rows:
+        y += 26
+        draw.text((x, y), name, fill=TEXT_COLOUR, font=small)
+        y += 16
+        bars = [("You", mine, PLAYER_BAR_COLOUR)]
+        if server_average is not None and server_average.players:
+            bars.append(("Server", float(theirs or 0.0), SERVER_BAR_COLOUR))
+        for label, percent, colour in bars:
+            share = max(0.0, min(percent, 100.0)) / 100
+            bar_left, bar_right = x + 48, x + width - 44
+            draw.text((x, y), label, fill=MUTED_TEXT, font=small)
+            draw.rectangle((bar_left, y + 2, bar_right, y + 12), outline=GRID_COLOUR)
+            if share > 0:
+                draw.rectangle((bar_left, y + 2, bar_left + (bar_right - bar_left) * share,
+                                y + 12), fill=colour)
+            draw.text((x + width, y), f"{percent:.0f}%", fill=TEXT_COLOUR, font=small,
+                      anchor="ra")
+            y += 18
+    hands = f"{stats.hands_played:,} hands played"
+    draw.text((x, y + 14), hands, fill=MUTED_TEXT, font=small)
+
+
+def _fit(text: str, length: int) -> str:
+    """``text`` cut to ``length`` characters, with an ellipsis when cut."""
+    return text if len(text) <= length else text[: length - 1] + "…"
