@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
@@ -13,7 +14,8 @@ from discord.ext import commands
 from bot.discord_ui.embeds import TABLE_COLOUR, chips, plain
 from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
-from bot.ledger import HandRecord
+from bot.ledger import HandRecord, PlayerStats
+from bot.render.stats_chart import render_stats_chart
 from bot.tables.notifier import SeatState
 from engine.history import visible_to
 
@@ -61,11 +63,19 @@ class AccountCog(commands.Cog, name="Account"):
     async def stats(
         self, interaction: discord.Interaction[HoldemBot], player: discord.User | None = None
     ) -> None:
-        who = player or interaction.user
-        record = await within_deadline(
-            interaction, self.bot.ledger.stats(interaction.guild_id or 0, who.id),
-            ephemeral=False,
-        )
+        who, guild_id = player or interaction.user, interaction.guild_id or 0
+        ledger, draw_images = self.bot.ledger, self.bot.options.draw_images
+
+        async def gather() -> tuple[PlayerStats | None, bytes | None]:
+            record = await ledger.stats(guild_id, who.id)
+            if record is None or not draw_images:
+                return record, None
+            points = await ledger.results_over_time(guild_id, who.id)
+            averages = await ledger.server_averages(guild_id)
+            chart = await asyncio.to_thread(render_stats_chart, points, record, averages)
+            return record, chart
+
+        record, chart = await within_deadline(interaction, gather(), ephemeral=False)
         if record is None:
             raise InputError(f"{plain(who.display_name)} has not played here yet.")
         embed = discord.Embed(title=f"{plain(record.name)}'s record", colour=TABLE_COLOUR)
@@ -80,7 +90,12 @@ class AccountCog(commands.Cog, name="Account"):
             ("PFR", f"{record.pfr_percent:.0f}%"),
         ):
             embed.add_field(name=name, value=value)
-        await reply(interaction, embed=embed, ephemeral=False)
+        if chart is None:
+            await reply(interaction, embed=embed, ephemeral=False)
+            return
+        embed.set_image(url="attachment://stats.png")
+        await reply(interaction, embed=embed, ephemeral=False,
+                    file=discord.File(io.BytesIO(chart), filename="stats.png"))
 
     @app_commands.command(description="The best players, in this server or everywhere.")
     @app_commands.describe(scope="This server or all servers", by="What to rank by",
