@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -386,11 +387,28 @@ async def test_lines_come_in_order_and_the_end_of_input_stays_none() -> None:
     assert [await reader.take() for _ in range(4)] == ["2", "raise 80", None, None]
 
 
+class ScriptedInput(io.StringIO):
+    """Typed lines that say when the reader has read them all."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.read_through = threading.Event()
+
+    def __next__(self) -> str:
+        try:
+            return super().__next__()
+        except StopIteration:
+            self.read_through.set()
+            raise
+
+
 async def test_q_is_noticed_before_it_is_read_without_skipping_earlier_lines() -> None:
-    reader = LineReader(io.StringIO("2\nq\n"))
+    script = ScriptedInput("2\nq\n")
+    reader = LineReader(script)
     reader.start()
     waiting = asyncio.ensure_future(reader.wait_for_leave())
-    await asyncio.sleep(0.05)
+    await asyncio.to_thread(script.read_through.wait)  # both lines are on their way in
+    await asyncio.sleep(0)  # and the waiter has looked at them
     assert not waiting.done()  # "2" is still to be read: it is not a request to leave
     assert await reader.take() == "2"
     await asyncio.wait_for(waiting, 1)
