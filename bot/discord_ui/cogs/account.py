@@ -14,7 +14,8 @@ from discord.ext import commands
 from bot.discord_ui.embeds import TABLE_COLOUR, chips, plain
 from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
-from bot.ledger import HandRecord, PlayerStats
+from bot.ledger import HandRecord, LeaderboardRow, PlayerStats
+from bot.render.leaderboard_chart import render_leaderboard_chart
 from bot.render.stats_chart import render_stats_chart
 from bot.tables.notifier import SeatState
 from engine.history import visible_to
@@ -99,7 +100,8 @@ class AccountCog(commands.Cog, name="Account"):
 
     @app_commands.command(description="The best players, in this server or everywhere.")
     @app_commands.describe(scope="This server or all servers", by="What to rank by",
-                           page="Page number, from 1")
+                           page="Page number, from 1",
+                           chart="Attach a bar chart of this page")
     @app_commands.guild_only()
     async def leaderboard(
         self,
@@ -107,22 +109,38 @@ class AccountCog(commands.Cog, name="Account"):
         scope: Literal["server", "global"] = "server",
         by: Literal["balance", "net", "hands_won"] = "balance",
         page: app_commands.Range[int, 1, 10_000] = 1,
+        chart: bool = False,
     ) -> None:
         if page < 1:
             raise InputError("Pages count from 1.")
         guild_id = interaction.guild_id if scope == "server" else None
-        rows = await within_deadline(interaction, self.bot.ledger.leaderboard(
-            guild_id, by=by, page=page, page_size=LEADERBOARD_PAGE_SIZE), ephemeral=False)
         where = "this server" if scope == "server" else "all servers"
+        title = f"Leaderboard: {LEADERBOARD_VALUES[by]} in {where}"
+        ledger, draw_chart = self.bot.ledger, chart and self.bot.options.draw_images
+
+        async def gather() -> tuple[list[LeaderboardRow], bytes | None]:
+            rows = list(await ledger.leaderboard(
+                guild_id, by=by, page=page, page_size=LEADERBOARD_PAGE_SIZE))
+            if not draw_chart:
+                return rows, None
+            image = await asyncio.to_thread(render_leaderboard_chart, rows, title)
+            return rows, image
+
+        rows, image = await within_deadline(interaction, gather(), ephemeral=False)
         embed = discord.Embed(
-            title=f"Leaderboard: {LEADERBOARD_VALUES[by]} in {where}", colour=TABLE_COLOUR,
+            title=title, colour=TABLE_COLOUR,
             description="\n".join(
                 f"**{row.rank}.** {plain(row.name)} — {row.value:,}"
                 for row in rows
             ) or "Nobody on this page yet.",
         )
         embed.set_footer(text=f"Page {page}")
-        await reply(interaction, embed=embed, ephemeral=False)
+        if image is None:
+            await reply(interaction, embed=embed, ephemeral=False)
+            return
+        embed.set_image(url="attachment://leaderboard.png")
+        await reply(interaction, embed=embed, ephemeral=False,
+                    file=discord.File(io.BytesIO(image), filename="leaderboard.png"))
 
     @app_commands.command(description="The history of a hand, as a text file (other players' "
                                       "unshown cards left out).")
