@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
@@ -23,14 +22,6 @@ from bot.ledger.transactions import commit_batch
 
 GUILD, TABLE = 1, 100
 PEOPLE = range(11, 31)
-
-
-@pytest.fixture
-async def ledger(tmp_path: Path) -> AsyncIterator[Ledger]:
-    async with await Ledger.open(tmp_path / "ledger.sqlite3") as opened:
-        yield opened
-        report = await opened.audit()
-        assert report.ok, report.problems
 
 
 def committed_players(path: Path) -> set[int]:

@@ -7,7 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import zipfile
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 
@@ -32,29 +32,9 @@ from bot.ledger import (
     UnknownPlayer,
 )
 from bot.ledger.schema import migration_files
+from tests.ledger.conftest import FakeClock
 
 GUILD, OTHER_GUILD, TABLE, ALICE, BOB = 1, 2, 100, 11, 12
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def ledger(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Ledger]:
-    async with await Ledger.open(tmp_path / "ledger.sqlite3", clock=clock) as opened:
-        yield opened
-        report = await opened.audit()
-        assert report.ok, report.problems
 
 
 async def seated(ledger: Ledger, **stacks: int) -> dict[int | str, int]:

@@ -3,35 +3,12 @@ against a real SQLite file."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.ledger import HandParticipant, InvalidRequest, Ledger
+from tests.ledger.conftest import FakeClock
 
 GUILD, OTHER_GUILD, TABLE, OTHER_TABLE, ALICE, BOB, CAROL = 1, 2, 100, 200, 11, 12, 13
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def ledger(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Ledger]:
-    async with await Ledger.open(tmp_path / "ledger.sqlite3", clock=clock) as opened:
-        yield opened
-        report = await opened.audit()
-        assert report.ok, report.problems
 
 
 async def seat(ledger: Ledger, guild: int, table: int, *people: int) -> None:
