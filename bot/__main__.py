@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "play", add_help=False, help="play offline in the terminal against bots (play --help)"
     )
+    commands.add_parser(
+        "replay", add_help=False, help="write a finished hand's replay as a GIF (replay --help)"
+    )
     return parser
 
 
@@ -82,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.terminal import main as play_in_terminal
 
         return play_in_terminal(rest)
+    if args.command == "replay":
+        from bot.terminal.replay_file import main as write_replay
+
+        return write_replay(rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command in (None, "run"):

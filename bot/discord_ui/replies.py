@@ -9,7 +9,7 @@ response or a follow-up, whichever is still possible.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TypeVar
 
 import discord
@@ -43,14 +43,15 @@ async def reply(
     ephemeral: bool = True,
     embed: discord.Embed | None = None,
     file: discord.File | None = None,
+    files: Sequence[discord.File] = (),
 ) -> None:
-    """Send ``content`` (with an optional ``embed`` and ``file``) as the response.
+    """Send ``content`` (with an optional ``embed`` and ``file`` or ``files``) as the response.
 
     After a "thinking" deferral the answer replaces the thinking message (its visibility
     was chosen when deferring); after any other acknowledgement it is a follow-up.
     """
     embeds = [] if embed is None else [embed]
-    files = [] if file is None else [file]
+    files = [*files] if file is None else [file, *files]
     response = interaction.response
     if not response.is_done():
         await response.send_message(content, ephemeral=ephemeral, embeds=embeds, files=files)

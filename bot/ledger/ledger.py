@@ -382,9 +382,11 @@ class Ledger:
         final_stacks: Mapping[PlayerKey, int],
         participants: Sequence[HandParticipant],
         history_text: str,
+        replay: str | None = None,
     ) -> None:
         """Finish a hand in one transaction: escrow becomes the final stacks, the hand and
-        everyone's result are recorded, and people's stats are updated.
+        everyone's result are recorded (with ``replay``, the hand as JSON for replays), and
+        people's stats are updated.
 
         ``final_stacks`` and ``participants`` must name exactly the players of the hand, the
         total must equal the start-of-hand total, and each ``net`` must be final minus start;
@@ -402,9 +404,9 @@ class Ledger:
         def body(db: sqlite3.Connection) -> None:
             now = self._clock()
             closed = db.execute(
-                "UPDATE hands SET status = 'settled', finished_at = ?, history = ?"
+                "UPDATE hands SET status = 'settled', finished_at = ?, history = ?, replay = ?"
                 " WHERE id = ? AND status = 'running' RETURNING guild_id",
-                (now, history_text, hand_id),
+                (now, history_text, replay, hand_id),
             ).fetchone()
             if closed is None:
                 raise UnknownHand(f"Hand {hand_id} is not running.")
@@ -638,12 +640,12 @@ class Ledger:
         )
 
     async def hand_history(self, hand_id: int) -> HandRecord | None:
-        """A settled hand with its participants and history text, or ``None``."""
+        """A settled hand with its participants, history text and replay, or ``None``."""
 
         def body(db: sqlite3.Connection) -> HandRecord | None:
             hand = db.execute(
-                "SELECT id, guild_id, table_id, hand_number, started_at, finished_at, history"
-                " FROM hands WHERE id = ? AND status = 'settled'",
+                "SELECT id, guild_id, table_id, hand_number, started_at, finished_at, history,"
+                " replay FROM hands WHERE id = ? AND status = 'settled'",
                 (hand_id,),
             ).fetchone()
             if hand is None:
@@ -666,7 +668,7 @@ class Ledger:
                 )
                 for user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won in rows
             )
-            _, guild_id, table_id, number, started_at, finished_at, history = hand
+            _, guild_id, table_id, number, started_at, finished_at, history, replay = hand
             return HandRecord(
                 hand_id=hand_id,
                 guild_id=guild_id,
@@ -676,6 +678,7 @@ class Ledger:
                 finished_at=finished_at,
                 participants=participants,
                 history_text=history,
+                replay=replay,
             )
 
         return await self._db.read(body)

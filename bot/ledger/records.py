@@ -134,6 +134,14 @@ class HandRecord:
     """In seat order, as the table reported them: participant ``k`` is the history's
     "Seat k+1" (``engine.history.visible_to`` relies on it)."""
     history_text: str
+    replay: str | None = None
+    """The hand as ``engine.hand_record.RecordedHand`` JSON; ``None`` for a hand settled before
+    replays were recorded."""
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The person's seat in the hand (``participants`` are in seat order), or ``None``."""
+        players = [participant.player for participant in self.participants]
+        return players.index(user_id) if user_id in players else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.card_faces import card_face, font
+from bot.render.card_faces import card_back, card_face, font
 from bot.tables.notifier import PotState, SeatState, TableState
 from engine.evaluator import describe
 
@@ -41,6 +42,17 @@ ALL_IN = (220, 60, 50)
 
 def render_table(state: TableState) -> bytes:
     """PNG (800x450) of the table as everyone in the channel may see it."""
+    # A 256-colour palette looks the same here and encodes twice as fast as RGB.
+    palette = draw_table(state).quantize(256, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    palette.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def draw_table(state: TableState, face_down: Collection[int] = ()) -> Image.Image:
+    """The table (RGB, 800x450) with ``state``'s seats, board and pots. Seats in
+    ``face_down`` (dealt in, cards not shown to this viewer) get two card backs in the place
+    where shown cards go (``hole_card_boxes``), so a replay shows who still holds cards."""
     image = _felt().copy()
     draw = ImageDraw.Draw(image)
     _draw_header(draw, state)
@@ -48,12 +60,8 @@ def render_table(state: TableState) -> bytes:
     _draw_pots(draw, state.pots, state.pot_total)
     hand_names = shown_hand_names(state)
     for seat in state.seats:
-        _draw_seat(image, draw, state, seat, hand_names.get(seat.seat))
-    # A 256-colour palette looks the same here and encodes twice as fast as RGB.
-    palette = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+        _draw_seat(image, draw, state, seat, hand_names.get(seat.seat), seat.seat in face_down)
+    return image.convert("RGB")
 
 
 @lru_cache(maxsize=1)
@@ -129,13 +137,33 @@ def shown_hand_names(state: TableState) -> dict[int, str]:
     return names
 
 
-def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
-               seat: SeatState, hand_name: str | None) -> None:
-    angle = _seat_angle(seat.seat, state.max_seats)
-    x, y = _on_oval(SEAT_RADII, angle)
+def _seat_centre(seat: int, max_seats: int) -> tuple[float, float]:
+    """Where a seat's box is centred: on the seat oval, kept inside the image."""
+    x, y = _on_oval(SEAT_RADII, _seat_angle(seat, max_seats))
     box_width, box_height = SEAT_BOX
     x = min(max(x, box_width / 2 + 4), WIDTH - box_width / 2 - 4)
     y = min(max(y, box_height / 2 + 30), HEIGHT - box_height / 2 - 28)
+    return x, y
+
+
+def hole_card_boxes(seat: int, max_seats: int, count: int = 2) -> list[tuple[int, int, int, int]]:
+    """The (left, top, right, bottom) boxes where ``seat``'s shown or face-down cards are
+    drawn, left to right: above the seat box, or below it near the top edge."""
+    x, y = _seat_centre(seat, max_seats)
+    top = y - SEAT_BOX[1] / 2
+    width, height = SHOWN_CARD
+    left = x - (count * width + (count - 1) * 3) / 2
+    card_top = int(top - height + 8 if top - height + 8 > 26 else top + SEAT_BOX[1] + 2)
+    return [(int(left + index * (width + 3)), card_top,
+             int(left + index * (width + 3)) + width, card_top + height)
+            for index in range(count)]
+
+
+def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
+               seat: SeatState, hand_name: str | None, face_down: bool) -> None:
+    angle = _seat_angle(seat.seat, state.max_seats)
+    x, y = _seat_centre(seat.seat, state.max_seats)
+    box_width, box_height = SEAT_BOX
     box = (x - box_width / 2, y - box_height / 2, x + box_width / 2, y + box_height / 2)
     is_to_act = state.is_hand_running and state.to_act_seat == seat.seat
     faded = seat.folded or seat.sitting_out or not seat.in_hand
@@ -148,7 +176,10 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
     draw.text((x, box[1] + 25), _seat_status(seat), font=font(13),
               fill=ALL_IN if seat.all_in else text_colour, anchor="ma")
     if seat.shown_cards:
-        _draw_shown(image, draw, seat, (x, box[1]), hand_name)
+        sprites = [card_face(card, *SHOWN_CARD) for card in seat.shown_cards]
+        _draw_hole_cards(image, draw, state, seat, sprites, hand_name)
+    elif face_down:
+        _draw_hole_cards(image, draw, state, seat, [card_back(*SHOWN_CARD)] * 2, None)
     toward_centre = _on_oval(BET_RADII, angle)
     if seat.bet:
         _draw_chips(draw, toward_centre, seat.bet)
@@ -168,18 +199,17 @@ def _seat_status(seat: SeatState) -> str:
     return f"{seat.stack:,}"
 
 
-def _draw_shown(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatState,
-                top_centre: tuple[float, float], hand_name: str | None) -> None:
-    width, height = SHOWN_CARD
-    x, top = top_centre
-    count = len(seat.shown_cards)
-    left = x - (count * width + (count - 1) * 3) / 2
-    y = top - height + 8 if top - height + 8 > 26 else top + SEAT_BOX[1] - 8
-    for index, card in enumerate(seat.shown_cards):
-        image.alpha_composite(card_face(card, width, height), (int(left + index * (width + 3)),
-                                                              int(y)))
+def _draw_hole_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
+                     seat: SeatState, sprites: Sequence[Image.Image],
+                     hand_name: str | None) -> None:
+    boxes = hole_card_boxes(seat.seat, state.max_seats, len(sprites))
+    for sprite, (left, top, _, _) in zip(sprites, boxes, strict=True):
+        image.alpha_composite(sprite, (left, top))
     if hand_name:
-        below = y + height + 2 if y > top else y - 16
+        x = (boxes[0][0] + boxes[-1][2]) / 2
+        seat_top = _seat_centre(seat.seat, state.max_seats)[1] - SEAT_BOX[1] / 2
+        top, bottom = boxes[0][1], boxes[0][3]
+        below = bottom + 2 if top > seat_top else top - 16
         draw.text((x, below), hand_name, font=font(12), fill=TO_ACT, anchor="ma",
                   stroke_width=2, stroke_fill=BACKGROUND)
 

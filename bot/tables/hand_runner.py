@@ -31,6 +31,7 @@ from bot.tables.snapshots import PublicState
 from engine.actions import Action, ActionKind
 from engine.cards import Deck
 from engine.hand import Hand
+from engine.hand_record import RecordedHand
 from engine.history import format_hand_history
 
 log = logging.getLogger(__name__)
@@ -295,6 +296,7 @@ class HandRunner:
                 {seat.key: result.final_stacks[position] for position, seat in enumerate(seats)},
                 participants(hand, seats),
                 history,
+                RecordedHand.from_hand(hand).to_json(),
             )
             for position, seat in enumerate(seats):
                 seat.stack = result.final_stacks[position]

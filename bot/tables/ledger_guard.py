@@ -115,10 +115,11 @@ class GuardedLedger:
         final_stacks: Mapping[PlayerKey, int],
         participants: Sequence[HandParticipant],
         history_text: str,
+        replay: str | None = None,
     ) -> None:
         """See ``TableLedger.settle_hand``."""
         await self._write(
-            self._ledger.settle_hand(hand_id, final_stacks, participants, history_text))
+            self._ledger.settle_hand(hand_id, final_stacks, participants, history_text, replay))
 
     async def refund_hand(self, hand_id: int) -> None:
         """See ``TableLedger.refund_hand``."""

@@ -53,8 +53,10 @@ class TableLedger(Protocol):
         final_stacks: Mapping[PlayerKey, int],
         participants: Sequence[HandParticipant],
         history_text: str,
+        replay: str | None = None,
     ) -> None:
-        """Finish the hand: escrow becomes the final stacks, results and history recorded."""
+        """Finish the hand: escrow becomes the final stacks, results, history and replay
+        (``engine.hand_record.HandRecord`` JSON) recorded."""
         ...
 
     async def refund_hand(self, hand_id: int) -> None:

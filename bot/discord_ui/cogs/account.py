@@ -1,4 +1,4 @@
-"""Chips and records: balance, daily bonus, stats, leaderboard and hand histories."""
+"""Chips and records: balance, daily bonus, stats, leaderboard, hand histories and replays."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
 from bot.ledger import HandRecord, LeaderboardRow, PlayerStats
 from bot.render.leaderboard_chart import render_leaderboard_chart
+from bot.render.replay import ReplayImage, render_replay
 from bot.render.stats_chart import render_stats_chart
 from bot.tables.notifier import SeatState
+from engine.hand_record import RecordedHand
 from engine.history import visible_to
 
 if TYPE_CHECKING:
@@ -151,29 +153,79 @@ class AccountCog(commands.Cog, name="Account"):
         interaction: discord.Interaction[HoldemBot],
         hand: int | None = None,
     ) -> None:
-        guild_id, user_id = interaction.guild_id or 0, interaction.user.id
-
-        async def find() -> HandRecord:
-            hand_id = hand
-            if hand_id is None:
-                recent = await self.bot.ledger.recent_hands(guild_id, user_id, limit=1)
-                if not recent:
-                    raise InputError("You have not finished a hand here yet.")
-                hand_id = recent[0].hand_id
-            record = await self.bot.ledger.hand_history(hand_id) if hand_id > 0 else None
-            if (record is None or record.guild_id != guild_id
-                    or (_seat_of(record, user_id) is None
-                        and not _can_view(interaction, record.table_id))):
-                raise InputError(f"There is no finished hand #{hand_id} in this server.")
-            return record
-
-        record = await within_deadline(interaction, find())
+        user_id = interaction.user.id
+        record = await within_deadline(interaction, self._finished_hand(interaction, hand))
         text = visible_to(record.history_text, len(record.participants),
-                          _seat_of(record, user_id))
+                          record.seat_of(user_id))
         history = io.BytesIO(text.encode())
         await reply(interaction, f"Hand #{record.hand_id}:",
                     file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
 
+    @app_commands.command(description="A hand replayed as an animated picture (other players' "
+                                      "unshown cards face down).")
+    @app_commands.describe(hand="The hand's id (default: your latest hand)",
+                           share="Post it in the channel (only when every card in it was "
+                                 "shown)")
+    @app_commands.guild_only()
+    async def replay(
+        self,
+        interaction: discord.Interaction[HoldemBot],
+        hand: int | None = None,
+        share: bool = False,
+    ) -> None:
+        if not self.bot.options.draw_images:
+            raise InputError("Replays are pictures, and this bot is set to draw none: "
+                             "/history has the hand as text.")
+        limit = interaction.filesize_limit
+
+        async def draw() -> tuple[HandRecord, ReplayImage]:
+            record = await self._finished_hand(interaction, hand)
+            if record.replay is None:
+                raise InputError(f"Hand #{record.hand_id} was played before replays were "
+                                 f"recorded: /history has it as text.")
+            seat = record.seat_of(interaction.user.id)
+            played = RecordedHand.from_json(record.replay)
+            if share and seat is not None and seat not in played.shown_seats():
+                raise InputError(f"Your cards in hand #{record.hand_id} were never shown, so "
+                                 f"its replay is only for you: leave out share.")
+            names = [participant.name for participant in record.participants]
+            image = await asyncio.to_thread(render_replay, played, names, seat,
+                                            title=record.hand_id, limit=limit)
+            return record, image
+
+        record, image = await within_deadline(interaction, draw(), ephemeral=not share)
+        files = [discord.File(io.BytesIO(image.still), filename=f"hand-{record.hand_id}.png")]
+        text = f"Hand #{record.hand_id}"
+        if image.animation is not None:
+            files.insert(0, discord.File(io.BytesIO(image.animation),
+                                         filename=f"hand-{record.hand_id}.gif"))
+        if image.streets_only:
+            text += (" (streets only: every action did not fit the upload limit)"
+                     if image.animation is not None else
+                     " (its result only: the replay did not fit the upload limit)")
+        await reply(interaction, text + ":", ephemeral=not share, files=files)
+
+    async def _finished_hand(self, interaction: discord.Interaction[HoldemBot],
+                             hand: int | None) -> HandRecord:
+        """The finished hand ``hand`` (default: the member's latest here), if the member may
+        see it: settled in this server, and played by them or in a channel they can read.
+        Raises ``InputError`` otherwise (with one answer for a hand that does not exist, is
+        still running, or is not theirs to see, so that none tells which)."""
+        guild_id, user_id = interaction.guild_id or 0, interaction.user.id
+        hand_id = hand
+        if hand_id is None:
+            recent = await self.bot.ledger.recent_hands(guild_id, user_id, limit=1)
+            if not recent:
+                raise InputError("You have not finished a hand here yet.")
+            hand_id = recent[0].hand_id
+        record = await self.bot.ledger.hand_history(hand_id) if hand_id > 0 else None
+        if (record is None or record.guild_id != guild_id
+                or (record.seat_of(user_id) is None
+                    and not _can_view(interaction, record.table_id))):
+            raise InputError(f"There is no finished hand #{hand_id} in this server.")
+        return record
+
+    @replay.autocomplete("hand")
     @history.autocomplete("hand")
     async def recent_hand_choices(
         self, interaction: discord.Interaction[HoldemBot], current: str
@@ -191,12 +243,6 @@ class AccountCog(commands.Cog, name="Account"):
     def _seat_here(self, interaction: discord.Interaction[HoldemBot]) -> SeatState | None:
         state = self.bot.tables.state(interaction.channel_id or 0)
         return state.seat_of(interaction.user.id) if state is not None else None
-
-
-def _seat_of(record: HandRecord, user_id: int) -> int | None:
-    """The person's seat in the hand (its participants are in seat order), or ``None``."""
-    players = [participant.player for participant in record.participants]
-    return players.index(user_id) if user_id in players else None
 
 
 def _can_view(interaction: discord.Interaction[HoldemBot], channel_id: int) -> bool:

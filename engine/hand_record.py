@@ -1,0 +1,218 @@
+"""A played hand kept as data: enough to play it again, event for event, in a real ``Hand``.
+
+A ``RecordedHand`` holds the start of a hand (stacks, button, stakes, options), every card it
+dealt (hole cards and the board, or both boards when run twice), the actions in turn order
+and the run-it-twice answer. ``to_json``/``from_json`` store it as one JSON object, a
+superset of the ``engine.replay`` scenario (its keys read the same way) with these more:
+
+  second_board        the second board when the hand was run twice (five cards), else absent
+  run_it_twice        true or false when the question was asked, else absent (null)
+  auto_muck           per seat, mucks a losing hand at showdown (default: all true)
+  offer_run_it_twice  whether all-in players were asked to run it twice (default false)
+
+``play`` deals the same cards again and applies the same actions, so the events, pots and
+results are the engine's, never re-derived; ``steps`` yields the hand after each decision
+for a front end that shows it move by move.
+
+>>> from engine.hand import Hand, deck_for
+>>> from engine.cards import parse_cards
+>>> deck = deck_for([parse_cards("Ah Kd"), parse_cards("7c 7d")], parse_cards("Qh Jc Ts 4d 4c"),
+...                 button=0)
+>>> hand = Hand([1000, 1000], button=0, small_blind=5, big_blind=10, deck=deck)
+>>> for seat, action in [(0, "raise 30"), (1, "call")] + [(1, "check"), (0, "check")] * 3:
+...     hand.act(seat, Action.parse(action))
+>>> record = RecordedHand.from_hand(hand)
+>>> again = RecordedHand.from_json(record.to_json()).play()
+>>> again.result == hand.result and again.events == hand.events
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from engine.actions import Action, ActionKind
+from engine.cards import Card, Deck, cards_str, check_distinct
+from engine.events import RunItTwiceChosen, Showed
+from engine.hand import Hand, IllegalActionError, dealing_order
+from engine.replay import ScenarioError, load_json, parse_scenario
+
+_EXTRA_KEYS = ("second_board", "run_it_twice", "auto_muck", "offer_run_it_twice")
+_BURN_BEFORE = (0, 3, 4)  # board positions that open a street: a card is burnt before each
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedHand:
+    """Everything needed to play a hand again exactly (see the module docstring)."""
+
+    stacks: tuple[int, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    hole_cards: tuple[tuple[Card, ...], ...]
+    """Two cards per seat, seat order: private, a viewer may see only what ``Hand`` shows."""
+    boards: tuple[tuple[Card, ...], ...]
+    """The board, or both boards when run twice (they share the cards dealt before)."""
+    actions: tuple[Action, ...]
+    run_it_twice: bool | None = None
+    """The all-in players' answer, or ``None`` when they were not asked."""
+    auto_muck: tuple[bool, ...] = ()
+    """Per seat (empty: everyone mucks a losing hand)."""
+    offer_run_it_twice: bool = False
+
+    @classmethod
+    def from_hand(cls, hand: Hand) -> RecordedHand:
+        """The record of ``hand`` so far (finished or not)."""
+        chosen = [event.agreed for event in hand.events if isinstance(event, RunItTwiceChosen)]
+        return cls(
+            stacks=hand.starting_stacks,
+            button=hand.button,
+            small_blind=hand.small_blind,
+            big_blind=hand.big_blind,
+            ante=hand.ante,
+            hole_cards=tuple(hand.hole_cards(seat) for seat in range(hand.num_seats)),
+            boards=hand.boards,
+            actions=tuple(Action(record.kind, record.to if record.kind in (
+                ActionKind.BET, ActionKind.RAISE) else 0) for record in hand.history),
+            run_it_twice=chosen[0] if chosen else None,
+            auto_muck=hand.auto_muck,
+            offer_run_it_twice=hand.offer_run_it_twice,
+        )
+
+    def new_hand(self) -> Hand:
+        """The hand as dealt, before any action, with the recorded cards coming."""
+        return Hand(self.stacks, self.button, self.small_blind, self.big_blind, self.ante,
+                    _deck(self.hole_cards, self.boards, self.button),
+                    auto_muck=self.auto_muck or True,
+                    offer_run_it_twice=self.offer_run_it_twice)
+
+    def steps(self) -> Iterator[Hand]:
+        """The same ``Hand`` as dealt, then after each action and the run-it-twice answer.
+
+        Raises ``IllegalActionError`` when the record does not fit the rules (an action out of
+        turn or illegal, a missing answer, actions left over or missing).
+        """
+        hand = self.new_hand()
+        yield hand
+        for number, action in enumerate(self.actions, start=1):
+            if hand.awaiting_run_it_twice:
+                yield self._answer(hand)
+            if hand.is_over:
+                raise IllegalActionError(f"the hand ended before action {number} ({action})")
+            seat = hand.to_act
+            try:
+                hand.act(seat if seat is not None else -1, action)
+            except ValueError as error:
+                raise IllegalActionError(f"action {number} ({action}) by seat {seat}: "
+                                         f"{error}") from None
+            yield hand
+        if hand.awaiting_run_it_twice:
+            yield self._answer(hand)
+        if not hand.is_over:
+            raise IllegalActionError(f"the actions ran out before the hand ended: "
+                                     f"seat {hand.to_act} is to act")
+
+    def play(self) -> Hand:
+        """The finished hand, played again (raises like ``steps``)."""
+        return list(self.steps())[-1]
+
+    def shown_seats(self) -> frozenset[int]:
+        """The seats that showed their hole cards at showdown: the only cards made public."""
+        return frozenset(event.seat for event in self.play().events if isinstance(event, Showed))
+
+    def _answer(self, hand: Hand) -> Hand:
+        if self.run_it_twice is None:
+            raise IllegalActionError("the hand asks whether to run it twice; the record "
+                                     "has no answer")
+        hand.choose_run_it_twice(self.run_it_twice)
+        return hand
+
+    def to_json(self) -> str:
+        """The record as one compact JSON object (see the module docstring)."""
+        data: dict[str, object] = {
+            "stacks": list(self.stacks), "button": self.button,
+            "small_blind": self.small_blind, "big_blind": self.big_blind, "ante": self.ante,
+            "hole_cards": [cards_str(cards) for cards in self.hole_cards],
+            "board": cards_str(self.boards[0]) if self.boards else "",
+            "actions": [str(action) for action in self.actions],
+        }
+        if len(self.boards) > 1:
+            data["second_board"] = cards_str(self.boards[1])
+        if self.run_it_twice is not None:
+            data["run_it_twice"] = self.run_it_twice
+        if self.auto_muck and not all(self.auto_muck):
+            data["auto_muck"] = list(self.auto_muck)
+        if self.offer_run_it_twice:
+            data["offer_run_it_twice"] = True
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> RecordedHand:
+        """Read ``to_json``'s text back; ``ScenarioError`` names the first part that is not
+        of the format. Whether the actions fit the rules is checked by ``steps``."""
+        data = load_json(text)
+        if not isinstance(data, dict):
+            raise ScenarioError("a hand record is a JSON object")
+        extra = {key: data.pop(key) for key in _EXTRA_KEYS if key in data}
+        scenario = parse_scenario(data)
+        boards = [scenario.board]
+        if "second_board" in extra:
+            second = parse_scenario({**data, "board": extra["second_board"]}).board
+            boards.append(second)
+        return cls(
+            stacks=scenario.stacks, button=scenario.button, small_blind=scenario.small_blind,
+            big_blind=scenario.big_blind, ante=scenario.ante, hole_cards=scenario.hole_cards,
+            boards=tuple(boards),
+            actions=tuple(_action(text, number) for number, text in
+                          enumerate(scenario.actions)),
+            run_it_twice=_flag(extra.get("run_it_twice"), "run_it_twice", optional=True),
+            auto_muck=_flags(extra.get("auto_muck", []), len(scenario.stacks)),
+            offer_run_it_twice=bool(_flag(extra.get("offer_run_it_twice", False),
+                                          "offer_run_it_twice")),
+        )
+
+
+def _action(text: str, number: int) -> Action:
+    try:
+        return Action.parse(text)
+    except ValueError as error:
+        raise ScenarioError(f"actions[{number}]: {error}") from None
+
+
+def _flag(value: object, where: str, *, optional: bool = False) -> bool | None:
+    if (value is None and optional) or isinstance(value, bool):
+        return value
+    raise ScenarioError(f"{where} must be true or false")
+
+
+def _flags(value: object, seats: int) -> tuple[bool, ...]:
+    if not isinstance(value, list) or (value and len(value) != seats) or not all(
+            isinstance(flag, bool) for flag in value):
+        raise ScenarioError(f"auto_muck must list true or false for each of the {seats} seats")
+    return tuple(value)
+
+
+def _deck(hole_cards: Sequence[Sequence[Card]], boards: Sequence[Sequence[Card]],
+          button: int) -> Deck:
+    """A deck that deals these hole cards, then the first board and the second board's own
+    cards, burning an unused card before each street as ``Hand`` does (one deck, as for
+    ``engine.hand.deck_for``, with a second run after the first)."""
+    order = dealing_order(len(hole_cards), button)
+    top = [hole_cards[seat][round_] for round_ in range(2) for seat in order]
+    shared = 0
+    if len(boards) > 1:
+        while shared < min(map(len, boards)) and boards[0][shared] == boards[1][shared]:
+            shared += 1
+    dealt = [(position, card) for run, board in enumerate(boards)
+             for position, card in enumerate(board) if run == 0 or position >= shared]
+    check_distinct(top + [card for _, card in dealt])
+    known = set(top) | {card for _, card in dealt}
+    burns = iter(card for card in range(52) if card not in known)
+    for position, card in dealt:
+        if position in _BURN_BEFORE:
+            top.append(next(burns))
+        top.append(card)
+    return Deck.stacked(top)
