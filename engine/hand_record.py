@@ -160,8 +160,14 @@ class RecordedHand:
         scenario = parse_scenario(data)
         boards = [scenario.board]
         if "second_board" in extra:
-            second = parse_scenario({**data, "board": extra["second_board"]}).board
-            boards.append(second)
+            try:
+                boards.append(parse_scenario({**data, "board": extra["second_board"]}).board)
+            except ScenarioError as error:
+                raise ScenarioError(f"second_{error}") from None
+        try:
+            _deck(scenario.hole_cards, boards, scenario.button)
+        except ValueError as error:
+            raise ScenarioError(f"the cards cannot all be dealt: {error}") from None
         return cls(
             stacks=scenario.stacks, button=scenario.button, small_blind=scenario.small_blind,
             big_blind=scenario.big_blind, ante=scenario.ante, hole_cards=scenario.hole_cards,

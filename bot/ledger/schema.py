@@ -1,7 +1,7 @@
 """The database schema: numbered migration files, found, ordered and applied once each.
 
-A migration is a file ``NNN_name.sql``; the database records the highest number applied
-(``schema_version``), and opening a ledger applies the files above it in order, each in its
+A migration is a file ``NNN_name.sql``; the database records each number applied
+(``schema_version``), and opening a ledger applies the others in order, each in its
 own transaction, so a failing migration leaves the database at the previous version. A
 released migration is never edited: a change to the schema is a new file.
 
@@ -26,15 +26,16 @@ MIGRATIONS_DIR: Traversable = files("bot.ledger") / "migrations" / "sqlite"
 
 
 def migrate(db: sqlite3.Connection, migrations: Traversable) -> None:
-    """Apply the numbered ``NNN_name.sql`` files above the recorded schema version, in order,
-    each in its own transaction."""
+    """Apply the numbered ``NNN_name.sql`` files not recorded as applied, in order, each in its
+    own transaction: a number left free and shipped later (migrations written on branches
+    side by side) is applied too, not skipped for being below the highest."""
     db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version"
         " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
-    (current,) = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+    applied = {version for (version,) in db.execute("SELECT version FROM schema_version")}
     for version, path in migration_files(migrations):
-        if version > current:
+        if version not in applied:
             in_transaction(db, "BEGIN IMMEDIATE", _migration(version, path))
 
 

@@ -82,8 +82,9 @@ def test_the_migrations_ship_inside_the_package() -> None:
         "001_initial.sql",
         "002_one_running_hand_per_table.sql",
         "003_table_messages.sql",
+        "005_hand_replays.sql",
     ]
-    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2, 3]
+    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2, 3, 5]
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
@@ -120,7 +121,7 @@ def test_a_zipped_package_finds_its_migrations(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == [str(archive / "bot" / "ledger" / "__init__.py"), "10000"]
     with sqlite3.connect(database) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,), (3,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,), (3,), (5,)]
 
 
 async def test_open_creates_the_folder_of_the_database(tmp_path: Path) -> None:
@@ -137,7 +138,7 @@ async def test_open_applies_migrations_once_and_sets_wal(tmp_path: Path) -> None
         async with await Ledger.open(path) as ledger:
             await ledger.ensure_player(GUILD, ALICE, "alice")
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,), (3,)]
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(1,), (2,), (3,), (5,)]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
