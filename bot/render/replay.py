@@ -1,7 +1,7 @@
 """A hand's replay as an animated GIF, within an upload limit.
 
 Frames come from ``replay_frames`` and are drawn by the live table's renderer. They share one
-palette, taken from the last frame (the fullest: the board, the shown hands, their names), so
+palette, taken from the first and the last frame (which hold every colour between), so
 the GIF writer stores each frame as the rectangle that changed: a 6-handed hand of four
 streets is about 30 frames and 100 KB (``python -m benchmarks.replay``). A replay larger than
 the limit is drawn again with the key frames only (streets only), and if even that is too
@@ -58,12 +58,22 @@ def render_replay(record: RecordedHand, names: Sequence[str], viewer: int | None
 def encode_gif(frames: Sequence[Frame]) -> bytes:
     """The frames as a looping GIF, each shown for its duration, on one shared palette."""
     images = [draw_table(frame.state, frame.face_down) for frame in frames]
-    palette = images[-1].quantize(256, method=Image.Quantize.FASTOCTREE)
+    palette = _shared_palette(images[0], images[-1])
     paletted = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
     buffer = io.BytesIO()
     paletted[0].save(buffer, format="GIF", save_all=True, append_images=paletted[1:],
                      duration=[frame.duration_ms for frame in frames], loop=0)
     return buffer.getvalue()
+
+
+def _shared_palette(first: Image.Image, last: Image.Image) -> Image.Image:
+    """One palette for every frame, from the first (the felt, face-down cards, chips) and the
+    last (the board, the shown hands and their names): together they hold the colours of
+    every frame between."""
+    both = Image.new("RGB", (first.width, first.height + last.height))
+    both.paste(first, (0, 0))
+    both.paste(last, (0, first.height))
+    return both.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
 def encode_still(frame: Frame) -> bytes:

@@ -69,12 +69,14 @@ def replay_frames(record: RecordedHand, names: Sequence[str], viewer: int | None
     if len(names) != len(record.stacks):
         raise ValueError(f"need {len(record.stacks)} names, got {len(names)}")
     table = _Narrator(record, names, viewer, title)
-    seen = 0
+    seen, events = 0, []
     for hand in record.steps():
         events = hand.events
         for group in _grouped(events[seen:]):
             table.tell(group)
         seen = len(events)
+    if not any(isinstance(event, Won) for event in events):
+        table.result([])
     return table.frames
 
 
@@ -111,6 +113,7 @@ class _Narrator:
         self.frames: list[Frame] = []
 
     def tell(self, group: list[Event]) -> None:
+        """Apply one frame's events (see ``_grouped``) and draw the table after them."""
         first = group[0]
         if isinstance(first, Posted | HoleCardsDealt):
             self._deal(group)
@@ -136,12 +139,17 @@ class _Narrator:
             self._draw("Showdown" + (f" · {', '.join(mucked)} mucked" if mucked else ""),
                        SHOWDOWN_MS, key=True)
         elif isinstance(first, Won):
-            self._collect(self.street)
-            for event in group:
-                if isinstance(event, Won):
-                    self.stacks[event.seat] += event.amount
-                    self.pot -= event.amount
-            self._draw(self._awards(group), RESULT_MS, key=True)
+            self.result(group)
+
+    def result(self, group: list[Event]) -> None:
+        """The pots awarded (``group``: the ``Won`` events; none when no chips were at
+        stake, like a blind of 0 and an all-in of one chip returned)."""
+        self._collect(self.street)
+        for event in group:
+            if isinstance(event, Won):
+                self.stacks[event.seat] += event.amount
+                self.pot -= event.amount
+        self._draw(self._awards(group) or "The hand is over", RESULT_MS, key=True)
 
     def _deal(self, group: list[Event]) -> None:
         posted = []

@@ -153,7 +153,7 @@ def hole_card_boxes(seat: int, max_seats: int, count: int = 2) -> list[tuple[int
     top = y - SEAT_BOX[1] / 2
     width, height = SHOWN_CARD
     left = x - (count * width + (count - 1) * 3) / 2
-    card_top = int(top - height + 8 if top - height + 8 > 26 else top + SEAT_BOX[1] + 2)
+    card_top = int(top - height + 8 if top - height + 8 > 26 else top + SEAT_BOX[1] - 4)
     return [(int(left + index * (width + 3)), card_top,
              int(left + index * (width + 3)) + width, card_top + height)
             for index in range(count)]

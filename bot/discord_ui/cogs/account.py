@@ -16,7 +16,7 @@ from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import InputError
 from bot.ledger import HandRecord, LeaderboardRow, PlayerStats
 from bot.render.leaderboard_chart import render_leaderboard_chart
-from bot.render.replay import ReplayImage, render_replay
+from bot.render.replay import render_replay
 from bot.render.stats_chart import render_stats_chart
 from bot.tables.notifier import SeatState
 from engine.hand_record import RecordedHand
@@ -176,9 +176,8 @@ class AccountCog(commands.Cog, name="Account"):
         if not self.bot.options.draw_images:
             raise InputError("Replays are pictures, and this bot is set to draw none: "
                              "/history has the hand as text.")
-        limit = interaction.filesize_limit
 
-        async def draw() -> tuple[HandRecord, ReplayImage]:
+        async def find() -> tuple[HandRecord, RecordedHand, int | None]:
             record = await self._finished_hand(interaction, hand)
             if record.replay is None:
                 raise InputError(f"Hand #{record.hand_id} was played before replays were "
@@ -188,12 +187,14 @@ class AccountCog(commands.Cog, name="Account"):
             if share and seat is not None and seat not in played.shown_seats():
                 raise InputError(f"Your cards in hand #{record.hand_id} were never shown, so "
                                  f"its replay is only for you: leave out share.")
-            names = [participant.name for participant in record.participants]
-            image = await asyncio.to_thread(render_replay, played, names, seat,
-                                            title=record.hand_id, limit=limit)
-            return record, image
+            return record, played, seat
 
-        record, image = await within_deadline(interaction, draw(), ephemeral=not share)
+        record, played, seat = await within_deadline(interaction, find(), ephemeral=not share)
+        if not interaction.response.is_done():  # drawing takes a while: say so at once
+            await interaction.response.defer(ephemeral=not share, thinking=True)
+        names = [participant.name for participant in record.participants]
+        image = await asyncio.to_thread(render_replay, played, names, seat,
+                                        title=record.hand_id, limit=interaction.filesize_limit)
         files = [discord.File(io.BytesIO(image.still), filename=f"hand-{record.hand_id}.png")]
         text = f"Hand #{record.hand_id}"
         if image.animation is not None:
