@@ -1,0 +1,78 @@
+"""``python -m bot replay HAND --database PATH --out FILE.gif`` writes the image /replay
+attaches, and says in one line why when it cannot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.ledger import HandParticipant, Ledger
+from bot.render.replay import render_replay
+from engine.hand_record import RecordedHand
+from engine.replay import apply_actions, hand_with_cards
+
+ROOT = Path(__file__).parents[2]
+GUILD, TABLE, ANN, BO = 1, 5, 21, 22
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "bot", "replay", *map(str, args)],
+                          capture_output=True, text=True, env=env, timeout=60)
+
+
+@pytest.fixture
+async def database(tmp_path: Path) -> tuple[Path, int, RecordedHand]:
+    """A ledger with one settled hand of Ann and Bo, recorded for replays."""
+    hand = hand_with_cards([500, 500], ["Ah Kd", "7c 7d"], "Qh Jc Ts 4d 4c")
+    apply_actions(hand, ["call"] + ["check"] * 7)
+    record = RecordedHand.from_hand(hand)
+    path = tmp_path / "ledger.sqlite3"
+    async with await Ledger.open(path) as ledger:
+        for user, name in ((ANN, "Ann"), (BO, "Bo")):
+            await ledger.ensure_player(GUILD, user, name)
+            await ledger.buy_in(GUILD, TABLE, user, 500)
+        hand_id = await ledger.begin_hand(GUILD, TABLE, 1, {ANN: 500, BO: 500})
+        final = hand.result.final_stacks
+        await ledger.settle_hand(
+            hand_id, {ANN: final[0], BO: final[1]},
+            [HandParticipant(ANN, "Ann", final[0] - 500, won=True),
+             HandParticipant(BO, "Bo", final[1] - 500)], "text", record.to_json())
+    return path, hand_id, record
+
+
+def test_it_writes_the_replay_that_replay_attaches(database, tmp_path: Path):
+    path, hand_id, record = database
+    out, still = tmp_path / "hand.gif", tmp_path / "hand.png"
+    ran = run(hand_id, "--database", path, "--out", out, "--still", still, "--player", BO)
+    assert ran.returncode == 0, ran.stderr
+    expected = render_replay(record, ["Ann", "Bo"], 1, title=hand_id)
+    assert out.read_bytes() == expected.animation and still.read_bytes() == expected.still
+    assert ran.stdout.startswith(f"wrote {out}: {expected.frames} frames, ")
+    spectator = run(hand_id, "--database", path, "--out", out)
+    assert spectator.returncode == 0
+    assert out.read_bytes() == render_replay(record, ["Ann", "Bo"], None,
+                                             title=hand_id).animation
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--database", "missing.sqlite3"), "there is no database at missing.sqlite3"),
+    (("--hand", "99"), "there is no finished hand #99"),
+    (("--player", "7"), "user 7 did not play hand #"),
+])
+def test_a_hand_it_cannot_replay_is_one_line_and_status_1(database, tmp_path, args, message):
+    path, hand_id, _ = database
+    options = dict(zip(args[::2], args[1::2], strict=True))
+    hand = options.pop("--hand", str(hand_id))
+    database_path = options.pop("--database", str(path))
+    extra = [item for pair in options.items() for item in pair]
+    out = tmp_path / "never.gif"
+    ran = run(hand, "--database", database_path, "--out", out, *extra)
+    assert ran.returncode == 1
+    assert ran.stderr.strip().startswith("error: ") and message in ran.stderr
+    assert len(ran.stderr.strip().splitlines()) == 1 and not out.exists()
