@@ -7,8 +7,8 @@ import json
 import pytest
 from hypothesis import given, settings
 
-from engine.hand_record import RecordedHand
 from engine.hand import IllegalActionError
+from engine.hand_record import RecordedHand
 from engine.replay import ScenarioError, apply_actions, hand_with_cards
 from tests.engine.random_hands import play_out, random_hands
 

@@ -21,7 +21,6 @@ from engine.events import (
     Showed,
     StreetDealt,
     UncalledBetReturned,
-    Won,
 )
 from engine.hand import Hand
 from engine.hand_record import RecordedHand
