@@ -101,7 +101,7 @@ class _Narrator:
     def __init__(self, record: RecordedHand, names: Sequence[str], viewer: int | None,
                  title: int) -> None:
         seats = len(record.stacks)
-        self.record, self.names, self.viewer, self.title = record, list(names), viewer, title
+        self.record, self.names, self.title = record, list(names), title
         self.stacks = list(record.stacks)
         self.bets = [0] * seats
         self.pot = 0
