@@ -17,6 +17,7 @@ from bot.tables.errors import (
 from bot.tables.notifier import HandOutcome
 from bot.tables.settings import TableSettings
 from engine.actions import Action, ActionKind
+from engine.hand_record import RecordedHand
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -48,6 +49,22 @@ async def test_two_people_and_a_bot_play_hands_that_settle_in_the_ledger(tmp_pat
         record = await ledger.hand_history(outcome.hand_id)
         assert record is not None and {p.name for p in record.participants} >= {"Alice", "Bob"}
         assert [o.hand_number for o in notifier.outcomes] == list(range(1, played + 1))
+        first_cards = {user: cards for _, user, cards in notifier.hole_cards_sent[:2]}
+        for outcome in notifier.outcomes[:3]:  # each one's replay plays again to its results
+            record, hand = await replayed(ledger, outcome.hand_id)
+            assert list(hand.result.net) == [p.net for p in record.participants]
+            if outcome is notifier.outcomes[0]:
+                for user, cards in first_cards.items():
+                    assert hand.hole_cards(record.seat_of(user)) == tuple(cards)
+
+
+async def replayed(ledger, hand_id: int):
+    """A settled hand's record and its replay played again to the end."""
+    record = await ledger.hand_history(hand_id)
+    assert record is not None and record.replay is not None
+    hand = RecordedHand.from_json(record.replay).play()
+    assert hand.result is not None
+    return record, hand
 
 
 async def test_the_button_moves_every_hand(tmp_path):
@@ -247,6 +264,9 @@ async def test_the_board_runs_twice_only_when_every_all_in_person_agrees(tmp_pat
         outcome = await play_heads_up_all_in(manager, notifier, {ALICE: True, BOB: True})
         assert outcome.ran_twice
         assert {award.board_index for award in outcome.awards} == {0, 1}
+        record, hand = await replayed(ledger, outcome.hand_id)  # both boards in the replay
+        assert len(hand.boards) == 2
+        assert list(hand.result.net) == [p.net for p in record.participants]
         await eventually(lambda: not manager.state(CHANNEL).is_hand_running)
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
