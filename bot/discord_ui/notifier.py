@@ -126,6 +126,9 @@ class DiscordNotifier:
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float
     ) -> None:
+        # The table shows the all-in first: the click that made it is answered with it.
+        self._states[state.channel_id] = state
+        self._show(state.channel_id)
         mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
         channel = self._client.get_partial_messageable(state.channel_id)
         question = await channel.send(
@@ -141,6 +144,13 @@ class DiscordNotifier:
     def turn(self, channel_id: int) -> tuple[int, TurnPrompt] | None:
         """Who is to act at the channel's table (a person's user id) and their options."""
         return self._turns.get(channel_id)
+
+    def clicked_table(self, interaction: discord.Interaction[discord.Client]
+                      ) -> LiveTableMessage | None:
+        """The live table message ``interaction`` is a click on (not an older copy), whose
+        next edit can answer it."""
+        live = self._live.get(interaction.channel_id or 0)
+        return live if live is not None and live.shows(interaction) else None
 
     def take_notices(self, user_id: int) -> list[str]:
         """The private notes waiting for a person; they are handed out once."""

@@ -126,7 +126,7 @@ async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool,
         else:
             message = await club.table_message(bot)
             answer = await club.fake.click(user, message.id, control(message, "check", "call"))
-            assert answer.deferred
+            assert answer.updated
         actions += 1
     return actions
 

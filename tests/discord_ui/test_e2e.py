@@ -197,7 +197,7 @@ async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Clu
                              sentence)
 
     raised = await fake.submit_modal(user, modal_id, {field_id: "100"})
-    assert raised.deferred
+    assert raised.updated
     assert bot.tables.state(channel).last_action.endswith("100")
     twice = await fake.slash(user, channel, "fold")
     assert twice.ephemeral and "It is not your turn." in twice.content
@@ -261,7 +261,7 @@ async def test_restart_mid_hand_restores_balances_and_closes_the_old_table_messa
     table = await club.table_message(bot)
     assert table.id != old_table.id
     clicked = await club.fake.click(user, table.id, control(table, "check", "call"))
-    assert clicked.deferred
+    assert clicked.updated
 
 
 @pytest.mark.parametrize("bots", [1, 4])
@@ -325,7 +325,7 @@ async def test_all_in_players_agree_to_run_it_twice_with_the_buttons(club: Club)
     first = await wait_for_turn_or_end(club, bot)
     second = club.bob if first == club.alice else club.alice
     table = await club.table_message(bot)
-    assert (await club.fake.click(first, table.id, control(table, "allin"))).deferred
+    assert (await club.fake.click(first, table.id, control(table, "allin"))).updated
     assert await wait_for_turn_or_end(club, bot) == second
     table = await club.table_message(bot)
     await club.fake.click(second, table.id, control(table, "check", "call"))
