@@ -42,6 +42,9 @@ class PendingClick:
 
     interaction: Interaction
     received: float
+    applied: bool = False
+    """Set the moment its action is applied: only then may an edit answer it (an earlier one
+    would not show the action, and a refused click is answered with the refusal)."""
     claimed: bool = False
     attempted: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once an edit tried to answer the click (or none will)."""
@@ -70,10 +73,11 @@ class TableClicks:
         return click
 
     def claim(self, message_id: int) -> PendingClick | None:
-        """The oldest waiting click on message ``message_id``, now the caller's to answer."""
+        """The oldest waiting click on message ``message_id`` whose action is applied, now the
+        caller's to answer."""
         for click in self._waiting:
             message = click.interaction.message
-            if message is not None and message.id == message_id:
+            if click.applied and message is not None and message.id == message_id:
                 self._waiting.remove(click)
                 click.claimed = True
                 return click
@@ -114,7 +118,12 @@ class TableClicks:
         which ``work`` raises."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + DEFER_AFTER_SECONDS
-        task = asyncio.ensure_future(work)
+
+        async def apply() -> None:
+            await work
+            click.applied = True  # before the table runner can run, so before its edit
+
+        task = asyncio.ensure_future(apply())
         try:
             await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
             if task.done() and not _failed(task):
