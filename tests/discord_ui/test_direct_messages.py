@@ -47,5 +47,6 @@ async def test_a_dm_channel_is_opened_once_per_person_beyond_discord_py_s_cache(
     for round_number in (1, 2):
         for person in people:  # one at a time: each DM within the tests' short deadline
             await bot.notifier.tell(club.channel, person, f"note {round_number}")
-            await club.fake.wait_until(lambda: len(club.fake.dms(person)) == round_number)
+            await club.fake.wait_until(
+                lambda person=person, sent=round_number: len(club.fake.dms(person)) == sent)
     assert club.fake.count(CallKind.DM_CHANNEL_OPEN, since=since) == len(people)

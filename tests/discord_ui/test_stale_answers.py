@@ -28,7 +28,8 @@ async def test_two_clicks_at_once_on_one_button_apply_exactly_one_action(club: C
     table = await club.table_message(bot)
     button = control(table, "check", "call")
     answers = await asyncio.gather(*(club.fake.click(user, table.id, button) for _ in range(2)))
-    assert sorted(answer.updated for answer in answers) == [False, True]
+    # The applied one is answered with the table (UPDATE_MESSAGE), the other with a refusal.
+    assert sorted(answer.response_type for answer in answers) == [4, 7]
     refused = next(answer for answer in answers if not answer.updated)  # the one not applied
     assert refused.ephemeral and MOVED_ON in refused.content
 
