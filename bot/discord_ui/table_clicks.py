@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 import discord
@@ -59,16 +59,15 @@ class _Token:
 
 class TableClicks:
     """For one table message: the clicks waiting for their answer and the freshest token that
-    can edit it. ``clock`` is monotonic seconds (injected by tests)."""
+    can edit it."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
+    def __init__(self) -> None:
         self._waiting: list[PendingClick] = []
         self._token: _Token | None = None
 
     def expect(self, interaction: Interaction) -> PendingClick:
         """Note a click whose action is about to be applied; the next edit may answer it."""
-        click = PendingClick(interaction, self._clock())
+        click = PendingClick(interaction, time.monotonic())
         self._waiting.append(click)
         return click
 
@@ -94,7 +93,7 @@ class TableClicks:
         token = self._token
         if token is None or token.message_id != message_id:
             return None
-        if self._clock() - token.received > TOKEN_LIFETIME_SECONDS - TOKEN_MARGIN_SECONDS:
+        if time.monotonic() - token.received > TOKEN_LIFETIME_SECONDS - TOKEN_MARGIN_SECONDS:
             self._token = None
             return None
         return token.interaction

@@ -71,6 +71,23 @@ async def test_later_edits_go_through_the_clicks_token(club: Club):
                                 if call.kind is CallKind.RESPONSE_EDIT and call.time >= since)
 
 
+async def test_a_slash_commands_table_change_goes_through_a_clicks_token(club: Club):
+    bot = await club.start_bot()
+    user = await deal_first_turn(club, bot)
+    await click_check_or_call(club, bot, user)
+    user = await wait_for_turn_or_end(club, bot)
+    assert user is not None, "the hand ended on the first click"
+    prompt = bot.notifier.turn(club.channel)
+    assert prompt is not None
+    since = club.fake.now()
+    answer = await club.fake.slash(user, club.channel,
+                                   "check" if prompt[1].legal.can_check else "call")
+    assert answer.ephemeral and answer.content.startswith("You ")
+    await wait_for_turn_or_end(club, bot)
+    assert club.fake.count(CallKind.RESPONSE_EDIT, since=since) >= 1
+    assert club.fake.count(CallKind.CHANNEL_MESSAGE_EDIT, since=since) == 0
+
+
 async def test_a_refused_token_falls_back_to_a_channel_edit(club: Club):
     bot = await club.start_bot()
     user = await deal_first_turn(club, bot)
