@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_PATH = Path("data") / "holdem.sqlite3"
 
@@ -16,6 +17,8 @@ INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768 | 65536
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SNOWFLAKE_DIGITS = 20
 """Discord ids are 64-bit integers: at most 20 decimal digits."""
+API_PATH = "/api/v10"
+"""The Discord API version the bot speaks; a REST proxy's address ends with it."""
 
 
 class SettingsError(ValueError):
@@ -30,10 +33,15 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    discord_api_base: str | None = None
+    """Where REST calls go instead of ``https://discord.com/api/v10``: a REST proxy shared by
+    the processes of one bot token, which then share its global rate limit."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL."""
+        """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL and DISCORD_API_BASE.
+
+        Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
         guild_text = env.get("DEV_GUILD_ID", "").strip()
         if guild_text and not (guild_text.isdecimal() and len(guild_text) <= SNOWFLAKE_DIGITS):
@@ -47,7 +55,29 @@ class Settings:
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
             dev_guild_id=int(guild_text) if guild_text else None,
             log_level=log_level,
+            discord_api_base=_api_base(env.get("DISCORD_API_BASE", "")),
         )
+
+
+def _api_base(text: str) -> str | None:
+    """The REST proxy's address without a trailing slash, ``None`` when unset.
+
+    >>> _api_base("http://rest-proxy:8080/api/v10/")
+    'http://rest-proxy:8080/api/v10'
+    """
+    text = text.strip().rstrip("/")
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    if not (port_ok and parts.scheme in ("http", "https") and parts.hostname
+            and not parts.query and not parts.fragment and parts.path.endswith(API_PATH)):
+        raise SettingsError(f"DISCORD_API_BASE must be an http(s) address ending in "
+                            f"{API_PATH} (a Discord REST proxy), not {text[:80]!r}")
+    return text
 
 
 MISSING_TOKEN_HELP = f"""\
@@ -64,6 +94,7 @@ To run it on Discord:
        export DATABASE_PATH=data/holdem.sqlite3   # optional, this is the default
        export DEV_GUILD_ID=<server id>            # optional: instant command sync in one server
        export LOG_LEVEL=INFO                      # optional
+       export DISCORD_API_BASE=http://rest-proxy:8080/api/v10  # optional: a shared REST proxy
        python -m bot
 
 To play offline in the terminal against bot opponents instead, no token needed:

@@ -14,6 +14,7 @@ def test_defaults_when_environment_is_empty():
     assert settings.database_path == Path("data/holdem.sqlite3")
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
+    assert settings.discord_api_base is None
 
 
 def test_values_are_read_and_normalised():
@@ -43,3 +44,18 @@ def test_an_unknown_log_level_in_the_environment_is_a_settings_error():
 def test_unknown_log_level_is_rejected():
     with pytest.raises(ValueError, match="LOG_LEVEL"):
         configure_logging("LOUD")
+
+
+def test_a_rest_proxy_address_is_read_without_its_trailing_slash():
+    settings = Settings.from_env({"DISCORD_API_BASE": " http://rest-proxy:8080/api/v10/ "})
+    assert settings.discord_api_base == "http://rest-proxy:8080/api/v10"
+
+
+@pytest.mark.parametrize("address", [
+    "rest-proxy:8080/api/v10", "ftp://rest-proxy/api/v10", "http://rest-proxy:8080",
+    "http:///api/v10", "http://rest-proxy:99999/api/v10", "http://rest-proxy/api/v10?x=1",
+    "http://rest-proxy/api/v9",
+])
+def test_a_rest_proxy_address_that_is_not_one_is_rejected(address: str):
+    with pytest.raises(SettingsError, match="DISCORD_API_BASE must be an http"):
+        Settings.from_env({"DISCORD_API_BASE": address})

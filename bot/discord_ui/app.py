@@ -94,6 +94,8 @@ class HoldemBot(commands.Bot):
         )
         self.settings = settings
         self.options = options
+        if settings.discord_api_base is not None:  # a REST proxy: every call, webhooks too
+            discord.http.Route.BASE = settings.discord_api_base
 
     async def setup_hook(self) -> None:
         self.ledger = await Ledger.open(self.settings.database_path)

@@ -2,7 +2,10 @@
 
 It is posted on the table's first change and edited after that, through an
 ``EditCoalescer``: one edit in flight, a minimum interval between edits, newer states replacing
-waiting ones, and the end of a hand always shown.
+waiting ones, and the end of a hand always shown. Each edit takes the cheapest way Discord
+offers (see ``table_clicks``): the answer to a click waiting on the message (UPDATE_MESSAGE),
+else the freshest interaction token of the message, else a channel message edit, the only one
+of the three that counts against the bot's global rate limit.
 """
 
 from __future__ import annotations
@@ -10,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
+from bot.discord_ui.table_clicks import Interaction, TableClicks
 from bot.discord_ui.views.table_controls import TableControls
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 
@@ -54,6 +58,17 @@ class LiveTableMessage:
         self._coalescer: EditCoalescer[TableSnapshot] = EditCoalescer(self._publish, min_interval)
         self.message: discord.Message | discord.PartialMessage | None = None
         self._repost_next = False
+        self.clicks = TableClicks()
+
+    def shows(self, interaction: Interaction) -> bool:
+        """True when ``interaction`` came from this table message (not an older one)."""
+        return (interaction.message is not None and self.message is not None
+                and interaction.message.id == self.message.id)
+
+    async def carry_click(self, interaction: Interaction, work: Awaitable[None]) -> None:
+        """Apply a click's action (``work``) and answer the click with the edit that shows it
+        (see ``TableClicks.carry``)."""
+        await self.clicks.carry(self.clicks.expect(interaction), work)
 
     def show(self, snapshot: TableSnapshot, *, keep: bool = False) -> None:
         """Show ``snapshot`` soon; with ``keep`` it is shown even if newer ones follow."""
@@ -74,6 +89,7 @@ class LiveTableMessage:
     def cancel(self) -> None:
         """Stop editing; snapshots still waiting are dropped."""
         self._coalescer.cancel()
+        self.clicks.give_up()
 
     async def _publish(self, snapshot: TableSnapshot) -> None:
         image = None
@@ -81,19 +97,17 @@ class LiveTableMessage:
             image = await asyncio.to_thread(self._render_table, snapshot.state)
         embed = table_embed(snapshot.state, snapshot.outcome, with_image=image is not None)
         view = TableControls(snapshot.state, snapshot.prompt)
+        files = _files(image)
         if self.message is not None and not self._repost_next:
-            try:
-                files = [] if image is None else [_image_file(image)]
-                await self.message.edit(embed=embed, attachments=files, view=view)
+            if await self._edit(self.message, embed, files, view):
                 return
-            except discord.NotFound:
-                log.info("table message in channel %s was deleted; posting a new one",
-                         self.channel_id)
-                self.message = None
+            log.info("table message in channel %s was deleted; posting a new one",
+                     self.channel_id)
+            self.message = None
+        self.clicks.give_up()
         old, self._repost_next = self.message, False
         channel = self._client.get_partial_messageable(self.channel_id)
-        files = [] if image is None else [_image_file(image)]
-        self.message = await channel.send(embed=embed, files=files, view=view)
+        self.message = await channel.send(embed=embed, files=files(), view=view)
         if self._on_posted is not None:
             await self._on_posted(self.channel_id, self.message.id)
         if old is not None:
@@ -102,6 +116,39 @@ class LiveTableMessage:
             except discord.HTTPException:
                 log.info("could not delete the previous table message in %s", self.channel_id)
 
+    async def _edit(self, message: discord.Message | discord.PartialMessage,
+                    embed: discord.Embed, files: Callable[[], Sequence[discord.File]],
+                    view: TableControls) -> bool:
+        """Edit the table message in place, the cheapest way that works; ``False`` when it is
+        gone. ``files`` makes the attachments afresh for each try (a file is read once)."""
+        message_id = message.id
+        click = self.clicks.claim(message_id)
+        if click is not None:
+            try:
+                await click.interaction.response.edit_message(
+                    embed=embed, attachments=files(), view=view)
+                self.clicks.answered(click, message_id)
+                return True
+            except (discord.HTTPException, discord.InteractionResponded) as error:
+                log.info("could not answer a click with the table: %r", error)
+            finally:
+                click.attempted.set()
+        token = self.clicks.token(message_id)
+        if token is not None:
+            try:
+                await token.edit_original_response(embed=embed, attachments=files(), view=view)
+                return True
+            except discord.HTTPException as error:
+                log.info("editing the table through a click's token failed: %r", error)
+                self.clicks.failed(token)
+        try:
+            await message.edit(embed=embed, attachments=files(), view=view)
+            return True
+        except discord.NotFound:
+            return False
 
-def _image_file(png: bytes) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE_NAME)
+
+def _files(png: bytes | None) -> Callable[[], list[discord.File]]:
+    """The table image as a fresh attachment list each time it is called."""
+    return lambda: [] if png is None else [discord.File(io.BytesIO(png),
+                                                        filename=TABLE_IMAGE_NAME)]

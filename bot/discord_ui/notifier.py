@@ -49,8 +49,9 @@ what used to hold up a whole table."""
 MAX_NOTICES_PER_PERSON = 5
 """Notes kept for someone who has not interacted since (the newest ones)."""
 MAX_PEOPLE_REMEMBERED = 10_000
-"""People with waiting notes, or told once about closed DMs, that are remembered (the most
-recent); someone forgotten is at worst told a second time. Bounds the notifier's memory."""
+"""People with waiting notes, told once about closed DMs, or whose DM channel is known, that
+are remembered (the most recent); someone forgotten is at worst told a second time, or has
+their DM channel looked up again. Bounds the notifier's memory."""
 
 CardsRenderer = Callable[[Sequence[Card]], bytes]
 V = TypeVar("V")
@@ -87,6 +88,7 @@ class DiscordNotifier:
         self._run_twice_questions: dict[int, list[discord.Message]] = {}
         self._notices: OrderedDict[int, list[str]] = OrderedDict()
         self._noticed_once: OrderedDict[int, None] = OrderedDict()
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._deliveries: set[asyncio.Task[None]] = set()
 
     # -- the Notifier protocol -----------------------------------------------------------------
@@ -126,6 +128,9 @@ class DiscordNotifier:
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float
     ) -> None:
+        # The table shows the all-in first: the click that made it is answered with it.
+        self._states[state.channel_id] = state
+        self._show(state.channel_id)
         mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
         channel = self._client.get_partial_messageable(state.channel_id)
         question = await channel.send(
@@ -141,6 +146,13 @@ class DiscordNotifier:
     def turn(self, channel_id: int) -> tuple[int, TurnPrompt] | None:
         """Who is to act at the channel's table (a person's user id) and their options."""
         return self._turns.get(channel_id)
+
+    def clicked_table(self, interaction: discord.Interaction[discord.Client]
+                      ) -> LiveTableMessage | None:
+        """The live table message ``interaction`` is a click on (not an older copy), whose
+        next edit can answer it."""
+        live = self._live.get(interaction.channel_id or 0)
+        return live if live is not None and live.shows(interaction) else None
 
     def take_notices(self, user_id: int) -> list[str]:
         """The private notes waiting for a person; they are handed out once."""
@@ -282,7 +294,15 @@ class DiscordNotifier:
         _remember(self._notices, user_id, [*waiting, notice][-MAX_NOTICES_PER_PERSON:])
 
     async def _send_dm(self, user_id: int, text: str, file: discord.File | None) -> None:
-        channel = await self._client.create_dm(discord.Object(user_id))
+        """Send a DM; the DM channel is opened once per person (discord.py remembers only
+        128 of them, so a busy bot would otherwise open one per hand and person, a call
+        against the global rate limit)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = (await self._client.create_dm(discord.Object(user_id))).id
+        _remember(self._dm_channels, user_id, channel_id)
+        channel = self._client.get_partial_messageable(channel_id,
+                                                       type=discord.ChannelType.private)
         await channel.send(text, files=[] if file is None else [file])
 
 

@@ -40,16 +40,22 @@ async def act(interaction: discord.Interaction[discord.Client], action: Action, 
               confirm: bool, turn: Turn | None = None) -> None:
     """Take ``action`` for the person behind ``interaction`` through the table runtime.
 
-    Buttons and the amount modal are acknowledged silently (the table message shows the
-    action); slash commands get a short ephemeral confirmation (``confirm``). Private notes
-    waiting for the person ride along in the same answer. ``turn`` is the turn a button or
-    form was shown for (slash commands act on the open turn). Raises the runtime's refusals
-    (``NotYourTurn``, ``TableMovedOn``, ``IllegalAction``) for the error handler to show.
+    A click on the table message (a button, or the amount form opened from one) is answered
+    with the updated table itself (UPDATE_MESSAGE), which costs nothing of the bot's global
+    rate limit; slash commands get a short ephemeral confirmation (``confirm``), and the table
+    shows their action through the next edit. Private notes waiting for the person ride along
+    in the answer. ``turn`` is the turn a button or form was shown for (slash commands act on
+    the open turn). Raises the runtime's refusals (``NotYourTurn``, ``TableMovedOn``,
+    ``IllegalAction``) for the error handler to show.
     """
     bot = table_services(interaction)
     channel_id = interaction.channel_id or 0
-    await within_deadline(interaction,
-                          bot.tables.act(channel_id, interaction.user.id, action, turn))
+    work = bot.tables.act(channel_id, interaction.user.id, action, turn)
+    table = None if confirm else bot.notifier.clicked_table(interaction)
+    if table is None:
+        await within_deadline(interaction, work)
+    else:
+        await table.carry_click(interaction, work)
     lines = [f"You {describe(action)}."] if confirm else []
     lines += bot.notifier.take_notices(interaction.user.id)
     if lines:

@@ -46,10 +46,11 @@ class Club:
     def new_bot(self, *, seed: int = 7, draw_images: bool = False,
                 bots_in_worker_process: bool = False,
                 cooldowns: Mapping[str, tuple[int, float]] | None = None,
-                edit_interval: float = 0.02) -> HoldemBot:
+                edit_interval: float = 0.02, api_base: str | None = None) -> HoldemBot:
         """The bot as the tests run it: fast edits, short DM deadline, no command cooldowns
-        (``cooldowns`` to have them)."""
-        settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id)
+        (``cooldowns`` to have them); ``api_base`` sends its REST calls through a proxy."""
+        settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id,
+                            discord_api_base=api_base)
         options = BotOptions(edit_interval=edit_interval, table_settings=TEST_TABLE,
                              rng=random.Random(seed), draw_images=draw_images,
                              guild_ready_timeout=0.01, dm_deadline=0.5,
@@ -126,7 +127,7 @@ async def play_to_showdown(club: Club, bot: HoldemBot, *, use_slash: bool,
         else:
             message = await club.table_message(bot)
             answer = await club.fake.click(user, message.id, control(message, "check", "call"))
-            assert answer.deferred
+            assert answer.updated
         actions += 1
     return actions
 

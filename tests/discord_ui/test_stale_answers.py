@@ -28,8 +28,9 @@ async def test_two_clicks_at_once_on_one_button_apply_exactly_one_action(club: C
     table = await club.table_message(bot)
     button = control(table, "check", "call")
     answers = await asyncio.gather(*(club.fake.click(user, table.id, button) for _ in range(2)))
-    assert sorted(answer.deferred for answer in answers) == [False, True]
-    refused = next(answer for answer in answers if not answer.deferred)  # the one not applied
+    # The applied one is answered with the table (UPDATE_MESSAGE), the other with a refusal.
+    assert sorted(answer.response_type for answer in answers) == [4, 7]
+    refused = next(answer for answer in answers if not answer.updated)  # the one not applied
     assert refused.ephemeral and MOVED_ON in refused.content
 
 
@@ -41,7 +42,7 @@ async def test_a_late_click_on_an_old_turns_button_changes_nothing(club: Club):
     old = club.fake.world.create_message(club.channel, {"components": table.components}, [])
     old_button = control(old, "check", "call")
     first = await club.fake.click(user, table.id, old_button)
-    assert first.deferred
+    assert first.updated
     await wait_for_turn_or_end(club, bot)
     await expect_refusal(club, bot, club.fake.click(user, old.id, old_button), MOVED_ON)
 
@@ -54,7 +55,7 @@ async def test_a_form_opened_in_one_hand_cannot_raise_in_the_next(club: Club):
     form = opened.modal
     field = form["components"][0]["components"][0]["custom_id"]
     folded = await club.fake.click(user, table.id, control(table, "fold"))
-    assert folded.deferred
+    assert folded.updated
     while await wait_for_turn_or_end(club, bot) is not None:  # the others play it out
         current = await club.table_message(bot)
         somebody = bot.notifier.turn(club.channel)

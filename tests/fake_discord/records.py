@@ -43,6 +43,14 @@ class RestCall:
     time: float
     channel_id: int | None = None
 
+    @property
+    def global_limited(self) -> bool:
+        """Whether Discord counts this call against the bot token's global limit (50 requests
+        per second across all its processes). Interaction callbacks and the interaction
+        webhook (``/webhooks/{application}/{token}``: follow-ups, ``@original`` edits) are
+        exempt; everything else counts, refused calls included."""
+        return not self.path.startswith(("/interactions/", "/webhooks/"))
+
 
 @dataclass(slots=True)
 class FakeUser:
@@ -202,6 +210,9 @@ class InteractionRecord:
     modal: JSON | None = None
     followups: list[StoredMessage] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    token_expired: bool = False
+    """Set by a test: the webhook calls of this token fail as after Discord's 15 minutes
+    (401, 50027 Invalid Webhook Token)."""
 
     @property
     def content(self) -> str | None:
@@ -227,6 +238,12 @@ class InteractionRecord:
     @property
     def deferred(self) -> bool:
         return self.response_type in (5, 6)
+
+    @property
+    def updated(self) -> bool:
+        """True when a click was answered on its own message (7 UPDATE_MESSAGE, or 6, its
+        deferred form) rather than with a message of its own."""
+        return self.response_type in (6, 7)
 
     def all_text(self) -> str:
         """Content, embed titles/descriptions/fields of the response and follow-ups, joined:

@@ -2,7 +2,8 @@
 
 Every request is recorded as a ``RestCall`` by a middleware that also parses JSON and
 multipart bodies (``payload_json`` plus ``files[n]`` parts). Errors use Discord's codes:
-50007 for closed DMs, 40060 for a second answer to one interaction, 10062 for a late one.
+50007 for closed DMs, 40060 for a second answer to one interaction, 10062 for a late one,
+50027 for a webhook call with an interaction token older than 15 minutes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from .world import LOADING_FLAG, UploadedFile, World
 log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
+TOKEN_LIFETIME_SECONDS = 15 * 60.0
+"""How long Discord honours an interaction token for follow-ups and ``@original`` edits."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -57,7 +60,7 @@ class RestApi:
         self.interaction_deadline = interaction_deadline
 
     def install(self, app: web.Application) -> None:
-        app.middlewares.append(self._record)
+        app.middlewares.extend((self._record, self._check_token))
         routes = [
             ("GET", "/users/@me", self.get_me),
             ("GET", "/oauth2/applications/@me", self.get_application),
@@ -210,6 +213,17 @@ class RestApi:
         if record is not None:
             exchange.channel_id = record.channel_id
         return record
+
+    @web.middleware
+    async def _check_token(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Webhook calls with an interaction token past its lifetime fail, as on Discord."""
+        if request.path.startswith(API_PREFIX + "/webhooks/"):
+            record = self.world.interaction_by_token(request.match_info.get("token", ""))
+            if record is not None and (
+                    record.token_expired
+                    or self.world.elapsed() - record.created > TOKEN_LIFETIME_SECONDS):
+                return error_response(401, 50027, "Invalid Webhook Token")
+        return await handler(request)
 
     async def create_followup(self, request: web.Request) -> web.Response:
         exchange = request[EXCHANGE]

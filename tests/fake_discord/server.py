@@ -313,6 +313,11 @@ class FakeDiscord:
                    if call.kind == kind and call.status < 400 and call.time >= since
                    and (channel_id is None or call.channel_id == channel_id))
 
+    def global_limited(self, *, since: float = 0.0) -> list[RestCall]:
+        """The calls after ``since`` that count against the bot's global rate limit (refused
+        ones too: Discord counts requests, not successes)."""
+        return [call for call in self.world.calls if call.global_limited and call.time >= since]
+
     def now(self) -> float:
         """The clock of ``RestCall.time``, for ``count(since=...)``."""
         return self.world.elapsed()

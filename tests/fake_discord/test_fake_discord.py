@@ -7,6 +7,7 @@ import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -216,3 +217,26 @@ async def test_leaving_restores_discord_settings_and_leaves_no_tasks() -> None:
     assert restored == (base, gateway)
     await asyncio.sleep(0)
     assert asyncio.all_tasks() == {asyncio.current_task()}
+
+
+async def test_calls_are_told_global_limited_or_exempt_and_old_tokens_fail(scene: Scene) -> None:
+    fake = scene.fake
+    since = fake.now()
+    await fake.slash(scene.alice, scene.channel, "table", stake=10)
+    await fake.wait_until(lambda: fake.channel_messages(scene.channel))
+    table_id = fake.channel_messages(scene.channel)[0].id
+    click = await fake.click(scene.alice, table_id, "table:join")
+    # The command's and the click's answers are exempt; posting in the channel counts.
+    assert [call.kind for call in fake.global_limited(since=since)] == [
+        CallKind.CHANNEL_MESSAGE_CREATE]
+
+    original = (f"{fake.world.base_url}/api/v10/webhooks/{fake.bot_user_id}/{click.token}"
+                "/messages/@original")
+    async with aiohttp.ClientSession() as session:
+        async with session.patch(original, json={"content": "edited"}) as fresh:
+            assert fresh.status == 200
+        click.token_expired = True
+        async with session.patch(original, json={"content": "too late"}) as late:
+            assert (late.status, (await late.json())["code"]) == (401, 50027)
+    assert fake.message(table_id).content == "edited"
+    assert [call.global_limited for call in fake.calls[-2:]] == [False, False]
