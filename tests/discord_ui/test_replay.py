@@ -4,11 +4,10 @@ not replay."""
 
 from __future__ import annotations
 
-import io
 import sqlite3
 
 import pytest
-from PIL import Image, ImageChops, ImageSequence
+from PIL import Image
 
 from bot.render.card_faces import card_back, card_face
 from bot.render.table_image import SHOWN_CARD, hole_card_boxes
@@ -21,6 +20,7 @@ from tests.discord_ui.club import (
     start_hand,
 )
 from tests.fake_discord import InteractionRecord
+from tests.render.images import card_difference, gif_frames
 
 pytestmark = pytest.mark.slow
 
@@ -47,19 +47,9 @@ async def replay(club: Club, user: int, channel: int | None = None,
     return answer
 
 
-def frames_of(data: bytes) -> list[Image.Image]:
-    with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "GIF"
-        return [frame.convert("RGB") for frame in ImageSequence.Iterator(image)]
-
-
 def looks_like(region: Image.Image, sprite: Image.Image) -> bool:
-    """The region shows ``sprite`` (compared on the card's own pixels, within the GIF
-    palette's rounding)."""
-    diff = ImageChops.difference(region, sprite.convert("RGB")).convert("L")
-    inside = [value for value, alpha in zip(diff.getdata(), sprite.getchannel("A").getdata(),
-                                            strict=True) if alpha == 255]
-    return sum(inside) / len(inside) < 3
+    """The region shows ``sprite``, within the GIF palette's rounding."""
+    return card_difference(region, sprite) < 3
 
 
 async def test_a_member_not_in_the_hand_sees_no_hole_card_that_was_not_shown(club: Club):
@@ -67,7 +57,7 @@ async def test_a_member_not_in_the_hand_sees_no_hole_card_that_was_not_shown(clu
     answer = await replay(club, club.admin, hand=hand_id)
     assert answer.deferred and answer.ephemeral
     assert answer.attachment_names == [f"hand-{hand_id}.gif", f"hand-{hand_id}.png"]
-    frames = frames_of(answer.message.attachment(f"hand-{hand_id}.gif"))
+    frames = gif_frames(answer.message.attachment(f"hand-{hand_id}.gif"))
     assert len(frames) > 5
     shown = record.shown_seats()
     seats = len(record.stacks)
@@ -89,7 +79,7 @@ async def test_a_player_replays_their_latest_hand_with_their_cards_face_up(club:
     bot, hand_id, record = await played_hand(club)
     answer = await replay(club, club.alice)
     assert answer.ephemeral and answer.content == f"Hand #{hand_id}:"
-    first = frames_of(answer.message.attachment(f"hand-{hand_id}.gif"))[0]
+    first = gif_frames(answer.message.attachment(f"hand-{hand_id}.gif"))[0]
     seat = [p.player for p in (await bot.ledger.hand_history(hand_id)).participants].index(
         club.alice)
     seats = len(record.stacks)

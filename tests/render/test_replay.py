@@ -7,7 +7,7 @@ import io
 
 import pytest
 from hypothesis import given, settings
-from PIL import Image, ImageChops, ImageSequence
+from PIL import Image, ImageChops
 
 from benchmarks.replay import SAMPLE_NAMES, sample_hand
 from bot.render.card_faces import card_back, card_face
@@ -26,14 +26,9 @@ from engine.hand import Hand
 from engine.hand_record import RecordedHand
 from engine.replay import apply_actions, hand_with_cards
 from tests.engine.random_hands import play_out, random_hands
+from tests.render.images import card_difference, gif_frames
 
 NAMES = [f"P{seat}" for seat in range(10)]
-
-
-def decoded(data: bytes) -> list[Image.Image]:
-    with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "GIF"
-        return [frame.convert("RGB") for frame in ImageSequence.Iterator(image)]
 
 
 def expected_frames(hand: Hand) -> int:
@@ -47,21 +42,11 @@ def expected_frames(hand: Hand) -> int:
     return 1 + told + sum(1 + len(street.cards) for street in streets) + showdown + 1
 
 
-def difference(region: Image.Image, sprite: Image.Image) -> float:
-    """Mean difference (0-255) between a card region and a card sprite, on the card's pixels
-    (its transparent corners show the table)."""
-    mask = sprite.getchannel("A").point(lambda alpha: 255 if alpha == 255 else 0)
-    diff = ImageChops.difference(region, sprite.convert("RGB"))
-    pixels = [value for value, inside in zip(diff.convert("L").getdata(), mask.getdata(),
-                                             strict=True) if inside]
-    return sum(pixels) / len(pixels)
-
-
 def test_the_frames_are_the_events_plus_the_streets_from_the_blinds_to_the_result():
     record = sample_hand()
     hand = record.play()
     image = render_replay(record, SAMPLE_NAMES, 0, title=7)
-    frames = decoded(image.animation or b"")
+    frames = gif_frames(image.animation or b"")
     assert len(frames) == image.frames == expected_frames(hand) == 30
     told = replay_frames(record, SAMPLE_NAMES, 0, title=7)
     first, last = told[0].state, told[-1].state
@@ -118,7 +103,7 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(viewer):
     shown = {event.seat for event in hand.events if isinstance(event, Showed)}
     assert shown == {0, 4}
     told = replay_frames(record, SAMPLE_NAMES, viewer, title=1)
-    frames = decoded(encode_gif(told))
+    frames = gif_frames(encode_gif(told))
     back = card_back(*SHOWN_CARD)
     checked_backs = 0
     for frame, picture in zip(told, frames, strict=True):
@@ -128,14 +113,14 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(viewer):
             seen = seat == viewer or (seat in shown and frame.state.street.label == "Showdown")
             faces = [card_face(card, *SHOWN_CARD) for card in record.hole_cards[seat]]
             if not seen:
-                assert all(difference(region, face) > 20
+                assert all(card_difference(region, face) > 20
                            for region, face in zip(regions, faces, strict=True)), (seat, frame)
             if seat in frame.face_down:
                 assert not seen
-                assert all(difference(region, back) < 3 for region in regions)
+                assert all(card_difference(region, back) < 3 for region in regions)
                 checked_backs += 1
             elif seen and not frame.state.seats[seat].folded:
-                assert all(difference(region, face) < 3
+                assert all(card_difference(region, face) < 3
                            for region, face in zip(regions, faces, strict=True))
     assert checked_backs > 0
 
@@ -155,7 +140,7 @@ def test_a_replay_over_the_limit_keeps_the_streets_then_the_result_only():
     streets = encode_gif(key)
     cut = render_replay(record, SAMPLE_NAMES, 0, title=1,
                         limit=len(streets) + len(full.still))
-    assert cut.streets_only and cut.frames == len(key) == len(decoded(cut.animation or b""))
+    assert cut.streets_only and cut.frames == len(key) == len(gif_frames(cut.animation or b""))
     assert [frame.state.street.label for frame in key] == [
         "Preflop", "Flop", "Turn", "River", "Showdown", "Showdown"]
     tiny = render_replay(record, SAMPLE_NAMES, 0, title=1, limit=len(full.still))
