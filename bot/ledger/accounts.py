@@ -7,86 +7,83 @@ account's chips is written together with an append-only entry of the same amount
 chips (a grant, with one of ``GRANT_REASONS``); ``transfer`` moves them with two entries that
 sum to zero.
 
-These functions run on the connection's thread, inside the transaction of their caller.
+These are scripts (``statements``): they run inside the transaction of their caller. On
+PostgreSQL every account they return or change is locked until that transaction ends, and a
+transaction locks a stack's escrow before the balance or house it pays from or into, the same
+order everywhere, so two processes never deadlock over them.
 """
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.ledger.errors import UnknownPlayer
+from bot.ledger.statements import Script, command, command_many, first_row, rows
 
 GRANT_REASONS = ("grant", "daily", "admin")
 """The entry reasons that create chips; all chips together must equal what they granted."""
 
 
 def account(
-    db: sqlite3.Connection,
     kind: str,
     guild_id: int,
     *,
     table_id: int = 0,
     user_id: int = 0,
     bot_name: str = "",
-) -> tuple[int, int]:
-    """The (id, chips) of an account, opening it empty if it does not exist yet."""
-    rows: list[tuple[int, int]] = db.execute(
+) -> Script[tuple[int, int]]:
+    """The (id, chips) of an account, opening it empty if it does not exist yet (the upsert
+    locks its row on PostgreSQL)."""
+    found = yield from rows(
         "INSERT INTO accounts (kind, table_id, guild_id, user_id, bot_name)"
         " VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (kind, table_id, guild_id, user_id, bot_name) DO UPDATE SET chips = chips"
-        " RETURNING id, chips",
-        (kind, table_id, guild_id, user_id, bot_name),
-    ).fetchall()
-    (row,) = rows
-    return row
+        " ON CONFLICT (kind, table_id, guild_id, user_id, bot_name)"
+        " DO UPDATE SET chips = accounts.chips RETURNING id, chips",
+        kind, table_id, guild_id, user_id, bot_name,
+    )  # fmt: skip
+    ((account_id, chips),) = found
+    return int(account_id), int(chips)
 
 
-def person_account(db: sqlite3.Connection, guild_id: int, user_id: int) -> tuple[int, int]:
-    """The (id, chips) of a known person's balance; ``UnknownPlayer`` otherwise."""
-    row: tuple[int, int] | None = db.execute(
+def person_account(guild_id: int, user_id: int, *, lock: bool = True) -> Script[tuple[int, int]]:
+    """The (id, chips) of a known person's balance, locked unless ``lock`` is false (a read
+    alone); ``UnknownPlayer`` otherwise."""
+    row = yield from first_row(
         "SELECT id, chips FROM accounts WHERE kind = 'balance' AND table_id = 0"
         " AND guild_id = ? AND user_id = ? AND bot_name = ''",
-        (guild_id, user_id),
-    ).fetchone()
+        guild_id, user_id, lock=lock,
+    )  # fmt: skip
     if row is None:
         raise UnknownPlayer(guild_id, user_id)
-    return row
+    return int(row[0]), int(row[1])
 
 
-def owner_account(db: sqlite3.Connection, guild_id: int, user_id: int, bot_name: str) -> int:
+def owner_account(guild_id: int, user_id: int, bot_name: str) -> Script[int]:
     """Where a stack goes when it leaves the table: the person's balance or the house."""
     if bot_name:
-        return account(db, "house", guild_id)[0]
-    return account(db, "balance", guild_id, user_id=user_id)[0]
+        house_id, _ = yield from account("house", guild_id)
+        return house_id
+    balance_id, _ = yield from account("balance", guild_id, user_id=user_id)
+    return balance_id
 
 
 def credit(
-    db: sqlite3.Connection,
-    account_id: int,
-    amount: int,
-    reason: str,
-    now: float,
-    note: str | None = None,
-) -> int:
+    account_id: int, amount: int, reason: str, now: float, note: str | None = None
+) -> Script[int]:
     """Create chips in an account (a grant) and return its new chips."""
-    db.execute(
+    yield from command(
         "INSERT INTO entries (account_id, delta, reason, note, created_at) VALUES (?, ?, ?, ?, ?)",
-        (account_id, amount, reason, note, now),
+        account_id, amount, reason, note, now,
+    )  # fmt: skip
+    ((chips,),) = yield from rows(
+        "UPDATE accounts SET chips = chips + ? WHERE id = ? RETURNING chips", amount, account_id
     )
-    rows: list[tuple[int]] = db.execute(
-        "UPDATE accounts SET chips = chips + ? WHERE id = ? RETURNING chips", (amount, account_id)
-    ).fetchall()
-    ((chips,),) = rows
-    return chips
+    return int(chips)
 
 
-def transfer(
-    db: sqlite3.Connection, source_id: int, target_id: int, amount: int, reason: str, now: float
-) -> None:
+def transfer(source_id: int, target_id: int, amount: int, reason: str, now: float) -> Script[None]:
     """Move chips between two accounts: two entries that sum to zero."""
     moves = [(-amount, source_id), (amount, target_id)]
-    db.executemany("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
-    db.executemany(
+    yield from command_many("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
+    yield from command_many(
         "INSERT INTO entries (account_id, delta, reason, created_at) VALUES (?, ?, ?, ?)",
         [(account_id, delta, reason, now) for delta, account_id in moves],
     )

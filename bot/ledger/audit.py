@@ -7,44 +7,46 @@ was ever granted. Tests call it after every scenario; it runs in one read transa
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.ledger.accounts import GRANT_REASONS
 from bot.ledger.records import AuditReport, LedgerTotals
+from bot.ledger.statements import Script, placeholders, rows
 
 
-def audit_report(db: sqlite3.Connection) -> AuditReport:
+def audit_report() -> Script[AuditReport]:
     """Check the ledger's invariants and report every problem found."""
+    mismatched = yield from rows(
+        "SELECT a.id, a.kind, a.chips, COALESCE(e.total, 0) FROM accounts a"
+        " LEFT JOIN (SELECT account_id, CAST(SUM(delta) AS BIGINT) AS total FROM entries"
+        " GROUP BY account_id) e ON e.account_id = a.id"
+        " WHERE a.chips <> COALESCE(e.total, 0) ORDER BY a.id"
+    )
     problems = [
         f"{kind} account {account_id} holds {chips} but its entries sum to {total}"
-        for account_id, kind, chips, total in db.execute(
-            "SELECT a.id, a.kind, a.chips, COALESCE(e.total, 0) FROM accounts a"
-            " LEFT JOIN (SELECT account_id, SUM(delta) AS total FROM entries"
-            " GROUP BY account_id) e ON e.account_id = a.id"
-            " WHERE a.chips <> COALESCE(e.total, 0)"
-        )
+        for account_id, kind, chips, total in mismatched
     ]
+    moved = yield from rows(
+        "SELECT s.hand_id, s.account_id, s.chips, a.chips FROM hand_stacks s"
+        " JOIN hands h ON h.id = s.hand_id JOIN accounts a ON a.id = s.account_id"
+        " WHERE h.status = 'running' AND a.chips <> s.chips ORDER BY s.hand_id, s.account_id"
+    )
     problems += [
         f"running hand {hand_id}: account {account_id} holds {chips}, its snapshot {snapshot}"
-        for hand_id, account_id, snapshot, chips in db.execute(
-            "SELECT s.hand_id, s.account_id, s.chips, a.chips FROM hand_stacks s"
-            " JOIN hands h ON h.id = s.hand_id JOIN accounts a ON a.id = s.account_id"
-            " WHERE h.status = 'running' AND a.chips <> s.chips"
-        )
+        for hand_id, account_id, snapshot, chips in moved
     ]
-    (granted,) = db.execute(
-        "SELECT COALESCE(SUM(delta), 0) FROM entries"
-        f" WHERE reason IN ({', '.join('?' * len(GRANT_REASONS))})",
-        GRANT_REASONS,
-    ).fetchone()
-    held = dict(db.execute("SELECT kind, SUM(chips) FROM accounts GROUP BY kind"))
+    ((granted,),) = yield from rows(
+        "SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) FROM entries"
+        f" WHERE reason IN ({placeholders(len(GRANT_REASONS))})",
+        *GRANT_REASONS,
+    )
+    by_kind = yield from rows("SELECT kind, CAST(SUM(chips) AS BIGINT) FROM accounts GROUP BY kind")
+    held = {kind: int(chips) for kind, chips in by_kind}
     totals = LedgerTotals(
-        granted=granted,
+        granted=int(granted),
         balances=held.get("balance", 0),
         house=held.get("house", 0),
         escrow=held.get("escrow", 0),
     )
     held_total = totals.balances + totals.house + totals.escrow
-    if held_total != granted:
-        problems.append(f"accounts hold {held_total} chips but {granted} were granted")
+    if held_total != totals.granted:
+        problems.append(f"accounts hold {held_total} chips but {totals.granted} were granted")
     return AuditReport(ok=not problems, problems=tuple(problems), totals=totals)

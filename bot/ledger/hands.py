@@ -6,44 +6,45 @@ transaction. A hand that never settles (a crash, an error in the table) therefor
 exactly its snapshot, and refunding it only has to close it. No chips may move into or out of a
 stack while its hand runs.
 
-These functions run on the connection's thread, inside the transaction of their caller.
+The functions that read the database are scripts (``statements``) run inside the transaction
+of their caller.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 
 from bot.errors import HandInProgress
 from bot.ledger.errors import UnbalancedHand
 from bot.ledger.records import HandParticipant
+from bot.ledger.statements import Script, command_many, first_row, rows
 from bot.ledger.validation import Holder, player_key
 
 Holdings = dict[Holder, tuple[int, int]]
 """Chips by holder (user_id, bot_name): (account id, chips)."""
 
 
-def refuse_if_in_hand(db: sqlite3.Connection, table_id: int, escrow_id: int) -> None:
+def refuse_if_in_hand(table_id: int, escrow_id: int) -> Script[None]:
     """Raise ``HandInProgress`` if the stack ``escrow_id`` is in a hand running at the table."""
-    row = db.execute(
+    row = yield from first_row(
         "SELECT 1 FROM hands h JOIN hand_stacks s ON s.hand_id = h.id AND s.account_id = ?"
         " WHERE h.table_id = ? AND h.status = 'running'",
-        (escrow_id, table_id),
-    ).fetchone()
+        escrow_id, table_id,
+    )  # fmt: skip
     if row is not None:
         raise HandInProgress("move these chips")
 
 
 def stack_mismatch(
-    db: sqlite3.Connection, guild_id: int, table_id: int, wanted: Mapping[Holder, int]
-) -> UnbalancedHand:
+    guild_id: int, table_id: int, wanted: Mapping[Holder, int]
+) -> Script[UnbalancedHand]:
     """Name the first stack of a hand being begun that its escrow does not hold."""
-    rows = db.execute(
+    found = yield from rows(
         "SELECT user_id, bot_name, chips FROM accounts"
         " WHERE kind = 'escrow' AND table_id = ? AND guild_id = ?",
-        (table_id, guild_id),
-    )
-    held = {(user_id, bot_name): chips for user_id, bot_name, chips in rows}
+        table_id, guild_id,
+    )  # fmt: skip
+    held = {(user_id, bot_name): chips for user_id, bot_name, chips in found}
     holder, chips = next((h, c) for h, c in wanted.items() if held.get(h) != c)
     return UnbalancedHand(
         f"{player_key(*holder)!r} holds {held.get(holder, 0):,} chips at this table,"
@@ -51,21 +52,21 @@ def stack_mismatch(
     )
 
 
-def snapshot(db: sqlite3.Connection, hand_id: int) -> Holdings:
-    """Each holder's start-of-hand chips in a hand."""
-    rows = db.execute(
+def snapshot(hand_id: int) -> Script[Holdings]:
+    """Each holder's start-of-hand chips in a hand, in the order of their accounts."""
+    found = yield from rows(
         "SELECT a.user_id, a.bot_name, a.id, s.chips FROM hand_stacks s"
-        " JOIN accounts a ON a.id = s.account_id WHERE s.hand_id = ?",
-        (hand_id,),
+        " JOIN accounts a ON a.id = s.account_id WHERE s.hand_id = ? ORDER BY a.id",
+        hand_id,
     )
     return {
-        (user_id, bot_name): (account_id, chips) for user_id, bot_name, account_id, chips in rows
+        (user_id, bot_name): (account_id, chips) for user_id, bot_name, account_id, chips in found
     }
 
 
-def close_refunded(db: sqlite3.Connection, hand_ids: Sequence[int], now: float) -> None:
+def close_refunded(hand_ids: Sequence[int], now: float) -> Script[None]:
     """Close running hands as refunded: their escrow already holds their snapshots."""
-    db.executemany(
+    yield from command_many(
         "UPDATE hands SET status = 'refunded', finished_at = ? WHERE id = ?",
         [(now, hand_id) for hand_id in hand_ids],
     )

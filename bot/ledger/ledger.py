@@ -1,9 +1,10 @@
 """The ``Ledger``: every persistent fact of the bot behind intent-level async methods.
 
 Each method is one intent of a caller (seat a player, settle a hand, rank a server) and runs
-as one transaction: it checks its arguments, then hands a body of statements to the
-connection thread (``transactions``), which commits it alone or grouped with other writes.
-The SQL that moves chips is in ``accounts`` and ``hands``; this module composes it.
+as one transaction: it checks its arguments, then hands its body, a script of statements
+(``statements``), to the database: SQLite's connection thread (``transactions``), which
+commits it alone or grouped with other writes, or a PostgreSQL pool (``postgres``). The SQL
+that moves chips is in ``accounts`` and ``hands``; this module composes it.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.ledger.hands import (
     snapshot,
     stack_mismatch,
 )
+from bot.ledger.locations import is_postgres_url
 from bot.ledger.records import (
     AuditReport,
     HandParticipant,
@@ -49,6 +51,15 @@ from bot.ledger.records import (
     ServerAverages,
 )
 from bot.ledger.schema import MIGRATIONS_DIR, migrate
+from bot.ledger.statements import (
+    Database,
+    Script,
+    UniqueViolation,
+    command,
+    command_many,
+    first_row,
+    rows,
+)
 from bot.ledger.transactions import Transactions, configure
 from bot.ledger.validation import (
     MAX_CHIPS,
@@ -67,30 +78,32 @@ MAX_PAGE_SIZE = 100
 class Ledger:
     """All persistent state of the bot, behind intent-level async methods.
 
-    Open it with ``await Ledger.open(path)``; it applies pending migrations. It is an async
-    context manager that closes the connection on exit.
+    Open it with ``await Ledger.open(location)``: an SQLite file (the default, for one
+    process) or a ``postgresql://`` URL (one database shared by several processes); it
+    applies pending migrations. It is an async context manager that closes the connections on
+    exit. Every method runs the same script on either database (``statements``).
 
-    Every operation is one transaction on the connection's thread. Writes that arrive while a
-    transaction runs commit together in the next one (group commit), so under load many hands
-    share one ``BEGIN IMMEDIATE … COMMIT``; each write is still atomic on its own and durable
-    when its ``await`` returns: committed and synced to disk, so it survives a crash or a power
-    loss (``transactions.SYNCHRONOUS`` has the measured cost). ``group_commit=False`` gives
-    every write its own transaction.
+    On SQLite every operation is one transaction on the connection's thread. Writes that
+    arrive while a transaction runs commit together in the next one (group commit), so under
+    load many hands share one ``BEGIN IMMEDIATE … COMMIT``; each write is still atomic on its
+    own and durable when its ``await`` returns: committed and synced to disk, so it survives a
+    crash or a power loss (``transactions.SYNCHRONOUS`` has the measured cost).
+    ``group_commit=False`` gives every write its own transaction. On PostgreSQL every
+    operation is its own transaction on a pooled connection (``postgres``).
 
     ``transactions_committed`` counts the write transactions committed so far.
     """
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        database: Database,
         *,
         starting_balance: int,
         daily_amount: int,
         daily_interval: float,
         clock: Callable[[], float],
-        group_commit: bool = True,
     ) -> None:
-        self._db = Transactions(db, group_commit=group_commit)
+        self._db = database
         self.starting_balance = starting_balance
         self.daily_amount = daily_amount
         self.daily_interval = daily_interval
@@ -99,61 +112,47 @@ class Ledger:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        location: str | Path,
         *,
         starting_balance: int = 10_000,
         daily_amount: int = 1_000,
         daily_interval: float = 86_400,
         clock: Callable[[], float] = time.time,
-        migrations_dir: Traversable = MIGRATIONS_DIR,
+        migrations_dir: Traversable | None = None,
         group_commit: bool = True,
     ) -> Ledger:
-        """Connect to the SQLite file at ``path`` (created, with its folder, if missing) and
-        apply the numbered migrations of ``migrations_dir`` it has not seen yet.
-        ``group_commit=False`` commits every write alone (slower under load; kept to measure
-        the difference).
+        """Connect to ``location`` and apply the numbered migrations of ``migrations_dir``
+        (the package's, for the database's dialect, by default) it has not seen yet.
+
+        ``location`` is a ``postgresql://user:password@host:port/database`` URL, or else the
+        path of an SQLite file (created, with its folder, if missing). ``group_commit=False``
+        commits every SQLite write alone (slower under load; kept to measure the difference).
 
         Raises ``InvalidAmount`` for a starting balance or daily amount out of range,
         ``InvalidRequest`` for a negative daily interval, ``LedgerError`` for a misnamed
-        migration, ``LedgerUnavailable`` when the file cannot be opened as a database (a
-        folder, not a database, not readable), and ``sqlite3.Error`` if a migration fails
-        (its changes are undone).
+        migration, ``LedgerUnavailable`` when the database cannot be opened (a folder or a
+        file that is not a database; a server that is unreachable or refuses the login), and
+        the database's error if a migration fails (its changes are undone).
         """
         if starting_balance != 0:
             check_amount(starting_balance)
         check_amount(daily_amount)
         if daily_interval < 0:
             raise InvalidRequest("The daily interval cannot be negative.")
-        if str(path) != ":memory:":
-            if Path(path).is_dir():  # refused before aiosqlite starts a thread for it
-                raise LedgerUnavailable(f"{path} is a folder, not a database file")
-            try:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-                db = await aiosqlite.connect(path, isolation_level=None)
-            except (OSError, sqlite3.Error) as error:
-                raise LedgerUnavailable(f"cannot open {path}: {error}") from error
+        database: Database
+        if is_postgres_url(location):
+            assert isinstance(location, str)
+            database = await _open_postgres(location, migrations_dir)
         else:
-            db = await aiosqlite.connect(path, isolation_level=None)
-        ledger = cls(
-            db,
+            database = await _open_sqlite(location, migrations_dir or MIGRATIONS_DIR,
+                                          group_commit)
+        return cls(
+            database,
             starting_balance=starting_balance,
             daily_amount=daily_amount,
             daily_interval=daily_interval,
             clock=clock,
-            group_commit=group_commit,
         )
-        try:
-            await ledger._db.call(configure)
-            await ledger._db.call(migrate, migrations_dir)
-        except sqlite3.DatabaseError as error:
-            await db.close()
-            if "not a database" not in str(error):
-                raise
-            raise LedgerUnavailable(f"{path} is not a chip ledger: {error}") from error
-        except BaseException:
-            await db.close()
-            raise
-        return ledger
 
     @property
     def transactions_committed(self) -> int:
@@ -161,7 +160,7 @@ class Ledger:
         return self._db.committed
 
     async def close(self) -> None:
-        """Commit the writes still queued, then close the connection."""
+        """Commit the writes still queued, then close the connections."""
         await self._db.close()
 
     async def __aenter__(self) -> Ledger:
@@ -180,48 +179,58 @@ class Ledger:
         if not isinstance(name, str):
             raise InvalidRequest("A display name must be text.")
 
-        def body(db: sqlite3.Connection) -> int:
-            renamed = db.execute(
+        def body() -> Script[int]:
+            renamed = yield from command(
                 "UPDATE players SET name = ? WHERE guild_id = ? AND user_id = ?",
-                (name, guild_id, user_id),
-            )
-            if renamed.rowcount:
-                return person_account(db, guild_id, user_id)[1]
+                name, guild_id, user_id,
+            )  # fmt: skip
+            if renamed:
+                _, balance = yield from person_account(guild_id, user_id)
+                return balance
             now = self._clock()
-            db.execute(
+            yield from command(
                 "INSERT INTO players (guild_id, user_id, name, created_at) VALUES (?, ?, ?, ?)",
-                (guild_id, user_id, name, now),
-            )
-            account_id, balance = account(db, "balance", guild_id, user_id=user_id)
+                guild_id, user_id, name, now,
+            )  # fmt: skip
+            account_id, balance = yield from account("balance", guild_id, user_id=user_id)
             if self.starting_balance:
                 note = "starting balance"
-                balance = credit(db, account_id, self.starting_balance, "grant", now, note)
+                balance = yield from credit(
+                    account_id, self.starting_balance, "grant", now, note
+                )
             return balance
 
         return await self._db.write(body)
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """The person's chips away from tables; raises ``UnknownPlayer`` if they have none."""
-        return await self._db.read(lambda db: person_account(db, guild_id, user_id)[1])
+
+        def body() -> Script[int]:
+            _, chips = yield from person_account(guild_id, user_id, lock=False)
+            return chips
+
+        return await self._db.read(body)
 
     async def claim_daily(self, guild_id: int, user_id: int) -> int:
         """Grant the daily bonus and return the new balance; ``DailyNotReady`` if it was
-        claimed within the interval, ``UnknownPlayer`` if the person has no account."""
+        claimed within the interval, ``UnknownPlayer`` if the person has no account. The
+        balance's row lock makes two claims at once (two processes) take turns: one grants."""
 
-        def body(db: sqlite3.Connection) -> int:
-            account_id, _ = person_account(db, guild_id, user_id)
-            (last,) = db.execute(
+        def body() -> Script[int]:
+            account_id, _ = yield from person_account(guild_id, user_id)
+            ((last,),) = yield from rows(
                 "SELECT last_daily_at FROM players WHERE guild_id = ? AND user_id = ?",
-                (guild_id, user_id),
-            ).fetchone()
+                guild_id, user_id,
+            )  # fmt: skip
             now = self._clock()
             if last is not None and now - last < self.daily_interval:
                 raise DailyNotReady(self.daily_interval - (now - last))
-            db.execute(
+            yield from command(
                 "UPDATE players SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
-                (now, guild_id, user_id),
-            )
-            return credit(db, account_id, self.daily_amount, "daily", now)
+                now, guild_id, user_id,
+            )  # fmt: skip
+            chips = yield from credit(account_id, self.daily_amount, "daily", now)
+            return chips
 
         return await self._db.write(body)
 
@@ -233,9 +242,10 @@ class Ledger:
         ``UnknownPlayer`` if the person has no account."""
         check_amount(amount)
 
-        def body(db: sqlite3.Connection) -> int:
-            account_id, _ = person_account(db, guild_id, user_id)
-            return credit(db, account_id, amount, "admin", self._clock(), reason)
+        def body() -> Script[int]:
+            account_id, _ = yield from person_account(guild_id, user_id)
+            chips = yield from credit(account_id, amount, "admin", self._clock(), reason)
+            return chips
 
         return await self._db.write(body)
 
@@ -268,9 +278,9 @@ class Ledger:
         user_id, bot_name = holder_of(player)
         check_amount(amount)
 
-        def body(db: sqlite3.Connection) -> int:
-            escrow_id, stack = account(
-                db, "escrow", guild_id, table_id=table_id, user_id=user_id, bot_name=bot_name
+        def body() -> Script[int]:
+            escrow_id, stack = yield from account(
+                "escrow", guild_id, table_id=table_id, user_id=user_id, bot_name=bot_name
             )
             if reason == "top-up" and stack == 0:
                 raise NotSeated("You have no stack at this table to top up.")
@@ -278,14 +288,14 @@ class Ledger:
                 raise InvalidAmount(
                     f"A stack can hold at most {MAX_CHIPS:,} chips; this one holds {stack:,}."
                 )
-            refuse_if_in_hand(db, table_id, escrow_id)
+            yield from refuse_if_in_hand(table_id, escrow_id)
             if bot_name:
-                source_id, _ = account(db, "house", guild_id)
+                source_id, _ = yield from account("house", guild_id)
             else:
-                source_id, balance = person_account(db, guild_id, user_id)
+                source_id, balance = yield from person_account(guild_id, user_id)
                 if balance < amount:
                     raise InsufficientChips(amount, balance)
-            transfer(db, source_id, escrow_id, amount, reason, self._clock())
+            yield from transfer(source_id, escrow_id, amount, reason, self._clock())
             return stack + amount
 
         return await self._db.write(body)
@@ -298,18 +308,18 @@ class Ledger:
         check_id(table_id, "table")
         user_id, bot_name = holder_of(player)
 
-        def body(db: sqlite3.Connection) -> int:
-            row: tuple[int, int] | None = db.execute(
+        def body() -> Script[int]:
+            row = yield from first_row(
                 "SELECT id, chips FROM accounts WHERE kind = 'escrow' AND table_id = ?"
                 " AND guild_id = ? AND user_id = ? AND bot_name = ?",
-                (table_id, guild_id, user_id, bot_name),
-            ).fetchone()
+                table_id, guild_id, user_id, bot_name, lock=True,
+            )  # fmt: skip
             if row is None or row[1] == 0:
                 return 0
-            escrow_id, stack = row
-            refuse_if_in_hand(db, table_id, escrow_id)
-            owner_id = owner_account(db, guild_id, user_id, bot_name)
-            transfer(db, escrow_id, owner_id, stack, "cash-out", self._clock())
+            escrow_id, stack = int(row[0]), int(row[1])
+            yield from refuse_if_in_hand(table_id, escrow_id)
+            owner_id = yield from owner_account(guild_id, user_id, bot_name)
+            yield from transfer(escrow_id, owner_id, stack, "cash-out", self._clock())
             return stack
 
         return await self._db.write(body)
@@ -317,13 +327,13 @@ class Ledger:
     async def table_stacks(self, table_id: int) -> dict[PlayerKey, int]:
         """The chips each player holds at a table (players with an empty stack are left out)."""
 
-        def body(db: sqlite3.Connection) -> dict[PlayerKey, int]:
-            rows = db.execute(
+        def body() -> Script[dict[PlayerKey, int]]:
+            found = yield from rows(
                 "SELECT user_id, bot_name, chips FROM accounts"
                 " WHERE kind = 'escrow' AND table_id = ? AND chips > 0 ORDER BY id",
-                (table_id,),
+                table_id,
             )
-            return {player_key(user_id, bot_name): chips for user_id, bot_name, chips in rows}
+            return {player_key(user_id, bot_name): chips for user_id, bot_name, chips in found}
 
         return await self._db.read(body)
 
@@ -348,31 +358,32 @@ class Ledger:
         if sum(wanted.values()) > MAX_CHIPS:
             raise InvalidAmount(f"A hand can put at most {MAX_CHIPS:,} chips in play.")
 
-        def body(db: sqlite3.Connection) -> int:
+        def body() -> Script[int]:
             try:  # the unique index hands_running allows one running hand per table
-                hand_id = db.execute(
+                ((hand_id,),) = yield from rows(
                     "INSERT INTO hands (guild_id, table_id, hand_number, started_at)"
-                    " VALUES (?, ?, ?, ?)",
-                    (guild_id, table_id, hand_number, self._clock()),
-                ).lastrowid
-            except sqlite3.IntegrityError as error:
-                if "hands.table_id" not in str(error):
-                    raise
+                    " VALUES (?, ?, ?, ?) RETURNING id",
+                    guild_id, table_id, hand_number, self._clock(),
+                )  # fmt: skip
+            except UniqueViolation:
                 raise HandInProgress("start another") from None
-            assert hand_id is not None  # an INSERT that succeeded has a row id
             # Each stack is snapshotted only if the escrow holds exactly that many chips.
-            recorded = db.executemany(
+            yield from command_many(
                 "INSERT INTO hand_stacks (hand_id, account_id, chips)"
-                " SELECT ?, id, chips FROM accounts WHERE kind = 'escrow' AND table_id = ?"
-                " AND guild_id = ? AND user_id = ? AND bot_name = ? AND chips = ?",
+                " SELECT CAST(? AS BIGINT), id, chips FROM accounts WHERE kind = 'escrow'"
+                " AND table_id = ? AND guild_id = ? AND user_id = ? AND bot_name = ?"
+                " AND chips = ?",
                 [
                     (hand_id, table_id, guild_id, user_id, bot_name, chips)
                     for (user_id, bot_name), chips in wanted.items()
                 ],
-            ).rowcount
+            )
+            ((recorded,),) = yield from rows(
+                "SELECT COUNT(*) FROM hand_stacks WHERE hand_id = ?", hand_id
+            )
             if recorded != len(wanted):
-                raise stack_mismatch(db, guild_id, table_id, wanted)
-            return hand_id
+                raise (yield from stack_mismatch(guild_id, table_id, wanted))
+            return int(hand_id)
 
         return await self._db.write(body)
 
@@ -401,46 +412,48 @@ class Ledger:
         for participant in participants:
             check_chips(participant.pot_won, "pot won")
 
-        def body(db: sqlite3.Connection) -> None:
+        def body() -> Script[None]:
             now = self._clock()
-            closed = db.execute(
+            closed = yield from first_row(
                 "UPDATE hands SET status = 'settled', finished_at = ?, history = ?, replay = ?"
                 " WHERE id = ? AND status = 'running' RETURNING guild_id",
-                (now, history_text, replay, hand_id),
-            ).fetchone()
+                now, history_text, replay, hand_id,
+            )  # fmt: skip
             if closed is None:
                 raise UnknownHand(f"Hand {hand_id} is not running.")
-            start = snapshot(db, hand_id)
+            start = yield from snapshot(hand_id)
             check_settlement(start, final, by_holder)
-            moves = [
+            moves = [  # in the order of the accounts: row locks are always taken in that order
                 (final[holder] - chips, account_id)
                 for holder, (account_id, chips) in start.items()
                 if final[holder] != chips
             ]
-            db.executemany("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
-            db.executemany(
+            yield from command_many("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
+            yield from command_many(
                 "INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
                 " VALUES (?, ?, 'hand result', ?, ?)",
                 [(account_id, delta, hand_id, now) for delta, account_id in moves],
             )
-            db.executemany(
+            yield from command_many(
                 "INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
                 " showdown_won, vpip, pfr, pot_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (hand_id, user_id, bot_name, p.name, p.net, p.won, p.showdown_won,
-                     p.vpip, p.pfr, p.pot_won)
+                    (hand_id, user_id, bot_name, p.name, p.net, int(p.won),
+                     int(p.showdown_won), int(p.vpip), int(p.pfr), p.pot_won)
                     for (user_id, bot_name), p in by_holder.items()
                 ],
             )  # fmt: skip
-            db.execute(  # every person's stats from the rows just recorded, in one statement
+            yield from command(  # every person's stats from the rows just recorded, at once
                 "UPDATE players SET hands_played = hands_played + 1,"
                 " hands_won = hands_won + hp.won, showdowns_won = showdowns_won + hp.showdown_won,"
-                " net_chips = net_chips + hp.net, biggest_pot = MAX(biggest_pot, hp.pot_won),"
+                " net_chips = net_chips + hp.net,"
+                " biggest_pot = CASE WHEN hp.pot_won > biggest_pot THEN hp.pot_won"
+                " ELSE biggest_pot END,"
                 " vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr"
                 " FROM hand_players hp WHERE hp.hand_id = ? AND hp.bot_name = ''"
                 " AND players.guild_id = ? AND players.user_id = hp.user_id",
-                (hand_id, closed[0]),
-            )
+                hand_id, closed[0],
+            )  # fmt: skip
 
         await self._db.write(body)
 
@@ -452,13 +465,13 @@ class Ledger:
         ``UnknownHand`` if the hand is not running.
         """
 
-        def body(db: sqlite3.Connection) -> None:
-            closed = db.execute(
+        def body() -> Script[None]:
+            closed = yield from command(
                 "UPDATE hands SET status = 'refunded', finished_at = ?"
                 " WHERE id = ? AND status = 'running'",
-                (self._clock(), hand_id),
-            )
-            if not closed.rowcount:
+                self._clock(), hand_id,
+            )  # fmt: skip
+            if not closed:
                 raise UnknownHand(f"Hand {hand_id} is not running.")
 
         await self._db.write(body)
@@ -468,30 +481,26 @@ class Ledger:
         of tables not in ``running_table_ids`` to balances (bots' to the house)."""
         keep = set(running_table_ids)
 
-        def body(db: sqlite3.Connection) -> RecoveryReport:
+        def body() -> Script[RecoveryReport]:
             now = self._clock()
-            hand_ids = [
-                hand_id
-                for (hand_id,) in db.execute(
-                    "SELECT id FROM hands WHERE status = 'running' ORDER BY id"
-                )
-            ]
-            close_refunded(db, hand_ids, now)
-            stranded = [
-                row
-                for row in db.execute(
-                    "SELECT id, guild_id, table_id, user_id, bot_name, chips FROM accounts"
-                    " WHERE kind = 'escrow' AND chips > 0 ORDER BY id"
-                )
-                if row[2] not in keep
-            ]
+            running = yield from rows(
+                "SELECT id FROM hands WHERE status = 'running' ORDER BY id", lock=True
+            )
+            hand_ids = [int(hand_id) for (hand_id,) in running]
+            yield from close_refunded(hand_ids, now)
+            escrows = yield from rows(
+                "SELECT id, guild_id, table_id, user_id, bot_name, chips FROM accounts"
+                " WHERE kind = 'escrow' AND chips > 0 ORDER BY id",
+                lock=True,
+            )
+            stranded = [row for row in escrows if row[2] not in keep]
             for escrow_id, guild_id, _table_id, user_id, bot_name, chips in stranded:
-                owner_id = owner_account(db, guild_id, user_id, bot_name)
-                transfer(db, escrow_id, owner_id, chips, "refund", now)
+                owner_id = yield from owner_account(guild_id, user_id, bot_name)
+                yield from transfer(escrow_id, owner_id, chips, "refund", now)
             return RecoveryReport(
                 hands_refunded=tuple(hand_ids),
-                tables_closed=tuple(sorted({row[2] for row in stranded})),
-                chips_returned=sum(row[5] for row in stranded),
+                tables_closed=tuple(sorted({int(row[2]) for row in stranded})),
+                chips_returned=sum(int(row[5]) for row in stranded),
             )
 
         return await self._db.write(body)
@@ -520,29 +529,25 @@ class Ledger:
         params: list[int] = [] if guild_id is None else [check_id(guild_id, "server")]
         offset = (page - 1) * page_size
         sql = (
-            f"SELECT p.user_id, MAX(p.name), SUM({value}) AS value FROM players p"
-            f" JOIN accounts a ON {_BALANCE_OF_PLAYER}"
+            f"SELECT p.user_id, MAX(p.name), CAST(SUM({value}) AS BIGINT) AS value"
+            f" FROM players p JOIN accounts a ON {_BALANCE_OF_PLAYER}"
             f" {where} GROUP BY p.user_id ORDER BY value DESC, p.user_id LIMIT ? OFFSET ?"
         )
-        rows = await self._db.read(
-            lambda db: db.execute(sql, [*params, page_size, offset]).fetchall()
-        )
+        found = await self._db.read(lambda: rows(sql, *params, page_size, offset))
         return [
             LeaderboardRow(rank=offset + i, user_id=user_id, name=name, value=total)
-            for i, (user_id, name, total) in enumerate(rows, start=1)
+            for i, (user_id, name, total) in enumerate(found, start=1)
         ]
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A person's balance and lifetime record in a guild, or ``None`` if never seen."""
-        row = await self._db.read(
-            lambda db: db.execute(
-                "SELECT p.guild_id, p.user_id, p.name, a.chips, p.hands_played, p.hands_won,"
-                " p.showdowns_won, p.net_chips, p.biggest_pot, p.vpip_hands, p.pfr_hands"
-                f" FROM players p JOIN accounts a ON {_BALANCE_OF_PLAYER}"
-                " WHERE p.guild_id = ? AND p.user_id = ?",
-                (guild_id, user_id),
-            ).fetchone()
-        )
+        row = await self._db.read(lambda: first_row(
+            "SELECT p.guild_id, p.user_id, p.name, a.chips, p.hands_played, p.hands_won,"
+            " p.showdowns_won, p.net_chips, p.biggest_pot, p.vpip_hands, p.pfr_hands"
+            f" FROM players p JOIN accounts a ON {_BALANCE_OF_PLAYER}"
+            " WHERE p.guild_id = ? AND p.user_id = ?",
+            guild_id, user_id,
+        ))  # fmt: skip
         if row is None:
             return None
         (guild, user, name, balance, played, won, showdowns, net, biggest, vpip, pfr) = row
@@ -565,15 +570,13 @@ class Ledger:
         ``InvalidRequest`` if ``limit`` is not a positive integer."""
         if check_id(limit, "limit") < 1:
             raise InvalidRequest("Ask for at least one hand.")
-        rows = await self._db.read(
-            lambda db: db.execute(
-                "SELECT h.id, h.table_id, h.hand_number, h.finished_at, hp.net, hp.won"
-                " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
-                " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
-                " ORDER BY hp.hand_id DESC LIMIT ?",
-                (user_id, guild_id, limit),
-            ).fetchall()
-        )
+        found = await self._db.read(lambda: rows(
+            "SELECT h.id, h.table_id, h.hand_number, h.finished_at, hp.net, hp.won"
+            " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+            " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
+            " ORDER BY hp.hand_id DESC LIMIT ?",
+            user_id, guild_id, limit,
+        ))  # fmt: skip
         return [
             HandSummary(
                 hand_id=hand_id,
@@ -583,7 +586,7 @@ class Ledger:
                 net=net,
                 won=bool(won),
             )
-            for hand_id, table_id, number, finished_at, net, won in rows
+            for hand_id, table_id, number, finished_at, net, won in found
         ]
 
     async def results_over_time(
@@ -597,20 +600,18 @@ class Ledger:
         check_id(user_id, "user id")
         if check_id(limit, "limit") < 1:
             raise InvalidRequest("Ask for at least one hand.")
-        rows = await self._db.read(
-            lambda db: db.execute(
-                "SELECT * FROM ("
-                " SELECT h.id, h.finished_at, hp.net, hp.won, hp.showdown_won,"
-                "  EXISTS (SELECT 1 FROM hand_players o"
-                "          WHERE o.hand_id = h.id AND o.showdown_won = 1)"
-                " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
-                " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
-                "  AND h.status = 'settled'"
-                " ORDER BY h.finished_at DESC, h.id DESC LIMIT ?"
-                ") ORDER BY 2, 1",
-                (user_id, guild_id, limit),
-            ).fetchall()
-        )
+        found = await self._db.read(lambda: rows(
+            "SELECT * FROM ("
+            " SELECT h.id, h.finished_at, hp.net, hp.won, hp.showdown_won,"
+            "  EXISTS (SELECT 1 FROM hand_players o"
+            "          WHERE o.hand_id = h.id AND o.showdown_won = 1)"
+            " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+            " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
+            "  AND h.status = 'settled'"
+            " ORDER BY h.finished_at DESC, h.id DESC LIMIT ?"
+            ") AS latest ORDER BY 2, 1",
+            user_id, guild_id, limit,
+        ))  # fmt: skip
         return [
             HandResultPoint(
                 hand_id=hand_id,
@@ -620,21 +621,19 @@ class Ledger:
                 showdown_won=bool(showdown_won),
                 reached_showdown=bool(reached),
             )
-            for hand_id, finished_at, net, won, showdown_won, reached in rows
+            for hand_id, finished_at, net, won, showdown_won, reached in found
         ]
 
     async def server_averages(self, guild_id: int) -> ServerAverages:
         """The mean VPIP and PFR percentages over the guild's people who have played at
         least one hand; ``InvalidRequest`` for a guild id that is not an integer."""
         check_id(guild_id, "server")
-        players, vpip, pfr = await self._db.read(
-            lambda db: db.execute(
-                "SELECT COUNT(*), AVG(100.0 * vpip_hands / hands_played),"
-                " AVG(100.0 * pfr_hands / hands_played)"
-                " FROM players WHERE guild_id = ? AND hands_played > 0",
-                (guild_id,),
-            ).fetchone()
-        )
+        ((players, vpip, pfr),) = await self._db.read(lambda: rows(
+            "SELECT COUNT(*), CAST(AVG(100.0 * vpip_hands / hands_played) AS DOUBLE PRECISION),"
+            " CAST(AVG(100.0 * pfr_hands / hands_played) AS DOUBLE PRECISION)"
+            " FROM players WHERE guild_id = ? AND hands_played > 0",
+            guild_id,
+        ))  # fmt: skip
         return ServerAverages(
             players=players, vpip_percent=vpip or 0.0, pfr_percent=pfr or 0.0
         )
@@ -642,18 +641,18 @@ class Ledger:
     async def hand_history(self, hand_id: int) -> HandRecord | None:
         """A settled hand with its participants, history text and replay, or ``None``."""
 
-        def body(db: sqlite3.Connection) -> HandRecord | None:
-            hand = db.execute(
+        def body() -> Script[HandRecord | None]:
+            hand = yield from first_row(
                 "SELECT id, guild_id, table_id, hand_number, started_at, finished_at, history,"
                 " replay FROM hands WHERE id = ? AND status = 'settled'",
-                (hand_id,),
-            ).fetchone()
+                hand_id,
+            )
             if hand is None:
                 return None
-            rows = db.execute(
+            players = yield from rows(
                 "SELECT user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won"
                 " FROM hand_players WHERE hand_id = ? ORDER BY rowid",
-                (hand_id,),
+                hand_id,
             )
             participants = tuple(
                 HandParticipant(
@@ -666,7 +665,7 @@ class Ledger:
                     pfr=bool(pfr),
                     pot_won=pot_won,
                 )
-                for user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won in rows
+                for user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won in players
             )
             _, guild_id, table_id, number, started_at, finished_at, history, replay = hand
             return HandRecord(
@@ -687,12 +686,13 @@ class Ledger:
 
     async def guild_settings(self, guild_id: int) -> dict[str, object]:
         """The table defaults a server admin saved, or ``{}``."""
-        row = await self._db.read(
-            lambda db: db.execute(
-                "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            ).fetchone()
-        )
-        return {} if row is None else json.loads(row[0])
+        row = await self._db.read(lambda: first_row(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", guild_id
+        ))
+        if row is None:
+            return {}
+        settings: dict[str, object] = json.loads(row[0])
+        return settings
 
     async def save_guild_settings(self, guild_id: int, settings: Mapping[str, object]) -> None:
         """Replace a server's saved table defaults; ``InvalidRequest`` unless they are plain
@@ -702,13 +702,11 @@ class Ledger:
             text = json.dumps(dict(settings), sort_keys=True)
         except (TypeError, ValueError) as error:
             raise InvalidRequest(f"Settings must be plain values: {error}") from None
-        await self._db.write(
-            lambda db: db.execute(
-                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-                (guild_id, text),
-            )
-        )
+        await self._db.write(lambda: command(
+            "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+            guild_id, text,
+        ))  # fmt: skip
 
     # ----------------------------------------------------------------- table messages
 
@@ -716,27 +714,26 @@ class Ledger:
         """Remember the message that shows the channel's table (replacing an older one)."""
         check_id(channel_id, "channel")
         check_id(message_id, "message")
-        await self._db.write(
-            lambda db: db.execute(
-                "INSERT INTO table_messages (channel_id, message_id) VALUES (?, ?)"
-                " ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id",
-                (channel_id, message_id),
-            )
-        )
+        await self._db.write(lambda: command(
+            "INSERT INTO table_messages (channel_id, message_id) VALUES (?, ?)"
+            " ON CONFLICT (channel_id) DO UPDATE SET message_id = excluded.message_id",
+            channel_id, message_id,
+        ))  # fmt: skip
 
     async def take_table_messages(self, channel_ids: Collection[int]) -> dict[int, int]:
         """The remembered table messages of ``channel_ids`` (channel -> message), forgotten as
         they are handed out: after a restart each is updated once."""
         wanted = sorted({check_id(channel_id, "channel") for channel_id in channel_ids})
 
-        def body(db: sqlite3.Connection) -> dict[int, int]:
+        def body() -> Script[dict[int, int]]:
             found: dict[int, int] = {}
             for channel_id in wanted:
-                row = db.execute("SELECT message_id FROM table_messages WHERE channel_id = ?",
-                                 (channel_id,)).fetchone()
+                row = yield from first_row(
+                    "DELETE FROM table_messages WHERE channel_id = ? RETURNING message_id",
+                    channel_id,
+                )
                 if row is not None:
-                    found[channel_id] = row[0]
-                    db.execute("DELETE FROM table_messages WHERE channel_id = ?", (channel_id,))
+                    found[channel_id] = int(row[0])
             return found
 
         return await self._db.write(body)
@@ -747,6 +744,47 @@ class Ledger:
         """Check that every account equals the sum of its entries, that all chips equal what
         was granted, and that every running hand's escrow still equals its snapshot."""
         return await self._db.read(audit_report)
+
+
+async def _open_postgres(url: str, migrations: Traversable | None) -> Database:
+    """A pool on the PostgreSQL database at ``url``, migrated (see ``Ledger.open``)."""
+    try:
+        from bot.ledger.postgres import POSTGRES_MIGRATIONS_DIR, PostgresTransactions
+    except ImportError as error:  # asyncpg comes with the [postgres] extra only
+        raise LedgerUnavailable(
+            f"a postgresql:// database needs asyncpg ({error}); install the PostgreSQL"
+            " extra: pip install 'holdem-discord[postgres]'"
+        ) from error
+    return await PostgresTransactions.connect(url, migrations or POSTGRES_MIGRATIONS_DIR)
+
+
+async def _open_sqlite(
+    path: str | Path, migrations: Traversable, group_commit: bool
+) -> Transactions:
+    """The SQLite file at ``path`` on its connection thread, migrated (see ``Ledger.open``)."""
+    if str(path) != ":memory:":
+        if Path(path).is_dir():  # refused before aiosqlite starts a thread for it
+            raise LedgerUnavailable(f"{path} is a folder, not a database file")
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise LedgerUnavailable(f"cannot open {path}: {error}") from error
+    else:
+        db = await aiosqlite.connect(path, isolation_level=None)
+    transactions = Transactions(db, group_commit=group_commit)
+    try:
+        await transactions.call(configure)
+        await transactions.call(migrate, migrations)
+    except sqlite3.DatabaseError as error:
+        await db.close()
+        if "not a database" not in str(error):
+            raise
+        raise LedgerUnavailable(f"{path} is not a chip ledger: {error}") from error
+    except BaseException:
+        await db.close()
+        raise
+    return transactions
 
 
 _LEADERBOARD_VALUES: dict[str, str] = {

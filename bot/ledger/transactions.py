@@ -17,10 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from typing import Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 import aiosqlite
+
+from bot.ledger.statements import (
+    Command,
+    CommandMany,
+    Query,
+    Script,
+    ScriptFactory,
+    Statement,
+    UniqueViolation,
+)
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -85,13 +95,14 @@ class Transactions:
         """Run ``function(connection, *args, **kwargs)`` on the connection's thread."""
         return await run_on_connection_thread(self.connection, function, *args, **kwargs)
 
-    async def read(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``body`` in a read transaction, so that it sees one consistent state."""
-        return await self.call(in_transaction, "BEGIN", body)
+    async def read(self, script: ScriptFactory[T]) -> T:
+        """Run the script in a read transaction, so that it sees one consistent state."""
+        return await self.call(in_transaction, "BEGIN", _body(script))
 
-    async def write(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``body`` atomically in a write transaction and return once it has committed;
+    async def write(self, script: ScriptFactory[T]) -> T:
+        """Run the script atomically in a write transaction and return once it has committed;
         any exception it raises undoes its statements and is raised here."""
+        body = _body(script)
         if not self._group_commit:
             result = await self.call(in_transaction, "BEGIN IMMEDIATE", body)
             self.committed += 1
@@ -126,11 +137,57 @@ class Transactions:
         finally:
             self._flusher = None
 
+    async def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Call ``callback`` with each statement's text just before SQLite runs it (``None``
+        stops): crash tests stop the process at a chosen statement with it."""
+        await self.call(sqlite3.Connection.set_trace_callback, callback)
+
     async def close(self) -> None:
         """Commit the writes still queued, then close the connection."""
         if self._flusher is not None:
             await asyncio.wait([self._flusher])
         await self.connection.close()
+
+
+def _body(script: ScriptFactory[T]) -> Callable[[sqlite3.Connection], T]:
+    """A body for the connection's thread that runs a fresh run of ``script`` on it."""
+    return lambda db: run_script(db, script())
+
+
+def run_script(db: sqlite3.Connection, script: Script[T]) -> T:
+    """Run each statement the script yields and send it the result; a broken unique
+    constraint is thrown into the script as ``UniqueViolation``."""
+    outcome: list[T] = []
+
+    def keep_result() -> Generator[Statement, object, None]:
+        outcome.append((yield from script))
+
+    steps = keep_result()
+    result: object = None
+    failure: UniqueViolation | None = None
+    while True:
+        try:
+            statement = steps.send(result) if failure is None else steps.throw(failure)
+        except StopIteration:
+            return outcome[0]
+        failure = None
+        try:
+            result = _execute(db, statement)
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE constraint failed" not in str(error):
+                raise
+            failure = UniqueViolation(str(error))
+
+
+def _execute(db: sqlite3.Connection, statement: Statement) -> object:
+    match statement:
+        case Query(sql, args):
+            return db.execute(sql, args).fetchall()
+        case Command(sql, args):
+            return db.execute(sql, args).rowcount
+        case CommandMany(sql, args_list):
+            db.executemany(sql, args_list)
+            return None
 
 
 def run_on_connection_thread(

@@ -1,5 +1,5 @@
-"""Fixtures of the ledger tests: a ledger on a fresh SQLite file with a clock the test moves,
-audited when the test ends."""
+"""Fixtures of the ledger tests: a ledger on each backend (a fresh SQLite file, a fresh
+PostgreSQL database) with a clock the test moves, audited when the test ends."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.ledger import Ledger
+from tests.postgres_server import postgres_server, postgres_url
+
+__all__ = ["postgres_server", "postgres_url"]
+
+BACKENDS = ("sqlite", "postgresql")
 
 
 class FakeClock:
@@ -26,9 +31,18 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@pytest.fixture(params=BACKENDS)
+def ledger_location(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a test's ledger lives, once per backend: an SQLite file or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "ledger.sqlite3"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
-async def ledger(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Ledger]:
-    async with await Ledger.open(tmp_path / "ledger.sqlite3", clock=clock) as opened:
+async def ledger(ledger_location: str | Path, clock: FakeClock) -> AsyncIterator[Ledger]:
+    async with await Ledger.open(ledger_location, clock=clock) as opened:
         yield opened
         report = await opened.audit()
         assert report.ok, report.problems

@@ -24,6 +24,12 @@ GUILD, TABLE = 1, 100
 PEOPLE = range(11, 31)
 
 
+@pytest.fixture
+def ledger_location(tmp_path: Path) -> Path:
+    """Group commit is SQLite's device: these tests run on SQLite only."""
+    return tmp_path / "ledger.sqlite3"
+
+
 def committed_players(path: Path) -> set[int]:
     """The people another connection sees: only what has been committed."""
     with sqlite3.connect(path) as db:

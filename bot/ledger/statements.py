@@ -1,0 +1,128 @@
+"""Transactions written once for both databases: scripts that yield their statements.
+
+A ledger operation's body is a *script*: a generator that yields each statement it wants run
+and receives that statement's result. It never touches a connection itself, so the same
+body runs on SQLite (synchronously, on the connection's thread, where group commit replays it)
+and on PostgreSQL (awaited on a pooled asyncpg connection, retried on a serialization failure).
+Each backend drives scripts with its own small loop; the SQL and the logic exist once.
+
+SQL is written with ``?`` placeholders and in the subset both dialects read alike. Where they
+differ, a statement says so with a flag the PostgreSQL driver honours (``lock``: take row
+locks with ``FOR UPDATE``, which SQLite's single writer never needs).
+
+A statement that breaks a unique constraint makes the driver throw ``UniqueViolation`` into
+the script at that ``yield``, whatever the database, so a body can turn it into a refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+Row = tuple[Any, ...]
+"""One result row, as a tuple on both backends."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A statement whose rows the script wants (``SELECT``, or ``… RETURNING``).
+
+    ``lock`` appends ``FOR UPDATE`` on PostgreSQL: the rows stay locked until the transaction
+    ends, so a balance read and then changed cannot be spent twice by two processes.
+    """
+
+    sql: str
+    args: Sequence[object] = ()
+    lock: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A statement whose number of changed rows the script wants."""
+
+    sql: str
+    args: Sequence[object] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CommandMany:
+    """One statement run once per argument tuple; the script gets nothing back."""
+
+    sql: str
+    args_list: Sequence[Sequence[object]]
+
+
+Statement = Query | Command | CommandMany
+
+Script = Generator[Statement, object, T]
+"""A transaction's body: yields statements, is sent their results, returns its value."""
+
+ScriptFactory = Callable[[], Script[T]]
+"""Makes a fresh run of a script: a driver may run a body again (a replayed group commit, a
+retried serialization failure), and a generator runs only once."""
+
+
+class Database(Protocol):
+    """What the ledger needs of a backend: scripts run as transactions."""
+
+    committed: int
+    """Write transactions committed since the database was opened."""
+
+    async def read(self, script: ScriptFactory[T]) -> T:
+        """Run the script in a transaction that sees one consistent state."""
+        ...
+
+    async def write(self, script: ScriptFactory[T]) -> T:
+        """Run the script atomically; return once it has committed and is durable."""
+        ...
+
+    async def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Call ``callback`` with each statement's text just before it runs."""
+        ...
+
+    async def close(self) -> None:
+        """Finish the writes under way and close the connections."""
+        ...
+
+
+class UniqueViolation(Exception):
+    """Thrown into a script where its statement broke a unique constraint (either database);
+    the message names the constraint or its columns, as the database reported it."""
+
+
+def rows(sql: str, *args: object, lock: bool = False) -> Script[list[Row]]:
+    """Run a query; its rows."""
+    result = yield Query(sql, args, lock)
+    assert isinstance(result, list)
+    return result
+
+
+def first_row(sql: str, *args: object, lock: bool = False) -> Script[Row | None]:
+    """Run a query; its first row, or ``None`` when it has none."""
+    found = yield from rows(sql, *args, lock=lock)
+    return found[0] if found else None
+
+
+def command(sql: str, *args: object) -> Script[int]:
+    """Run a statement; the number of rows it changed."""
+    changed = yield Command(sql, args)
+    assert isinstance(changed, int)
+    return changed
+
+
+def command_many(sql: str, args_list: Sequence[Sequence[object]]) -> Script[None]:
+    """Run a statement once per argument tuple (nothing when there are none)."""
+    if args_list:
+        yield CommandMany(sql, args_list)
+
+
+def placeholders(count: int) -> str:
+    """``?, ?, …`` for an ``IN (…)`` list of ``count`` values.
+
+    >>> placeholders(3)
+    '?, ?, ?'
+    """
+    return ", ".join("?" * count)
