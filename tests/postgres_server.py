@@ -21,7 +21,7 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -57,7 +57,7 @@ class PostgresServer:
     directory: Path
     port: int
     run_as: list[str]
-    _names: Iterator[int] = itertools.count(1)
+    _names: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     def url(self, database: str, user: str = SUPERUSER, password: str | None = None) -> str:
         secret = f":{password}" if password is not None else ""

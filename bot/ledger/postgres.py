@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -43,6 +43,9 @@ from bot.ledger.statements import (
 )
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:  # asyncpg's classes are generic only in its stubs
+    Connection: TypeAlias = PoolConnectionProxy[asyncpg.Record]
 
 POSTGRES_MIGRATIONS_DIR: Traversable = files("bot.ledger") / "migrations" / "postgresql"
 """The PostgreSQL migrations shipped with the package."""
@@ -143,7 +146,7 @@ class PostgresTransactions:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _transaction(
-        self, connection: PoolConnectionProxy[asyncpg.Record], script: Script[T], begin: str
+        self, connection: Connection, script: Script[T], begin: str
     ) -> T:
         await self._execute(connection, begin)
         try:
@@ -155,7 +158,7 @@ class PostgresTransactions:
             raise
         return result
 
-    async def _run_script(self, connection: PoolConnectionProxy[asyncpg.Record], script: Script[T]) -> T:
+    async def _run_script(self, connection: Connection, script: Script[T]) -> T:
         """Run each statement the script yields and send it the result; a broken unique
         constraint is thrown into the script as ``UniqueViolation``."""
         outcome: list[T] = []
@@ -177,7 +180,7 @@ class PostgresTransactions:
             except asyncpg.UniqueViolationError as error:
                 failure = UniqueViolation(f"{error.constraint_name}: {error}")
 
-    async def _statement(self, connection: PoolConnectionProxy[asyncpg.Record], statement: Statement) -> object:
+    async def _statement(self, connection: Connection, statement: Statement) -> object:
         match statement:
             case Query(sql, args, lock):
                 text = postgres_sql(sql, lock)
@@ -193,7 +196,7 @@ class PostgresTransactions:
                 return None
 
     async def _execute(
-        self, connection: PoolConnectionProxy[asyncpg.Record], text: str, args: Sequence[object] = ()
+        self, connection: Connection, text: str, args: Sequence[object] = ()
     ) -> str:
         self._traced(text)
         status: str = await connection.execute(text, *args)
@@ -213,7 +216,7 @@ class PostgresTransactions:
         await self._pool.close()
 
 
-async def _migrate(connection: PoolConnectionProxy[asyncpg.Record], migrations: Traversable) -> None:
+async def _migrate(connection: Connection, migrations: Traversable) -> None:
     """Apply the numbered migrations not recorded as applied, in order, each in its own
     transaction, holding an advisory lock so that processes starting together apply each once
     (the same rule as SQLite's ``schema.migrate``)."""
