@@ -28,13 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def ledger_problem(path: Path) -> str | None:
-    """Why the chip ledger at ``path`` cannot be opened, or ``None``: checked before the bot
-    connects to Discord, so a wrong path is one line at once, not a failure after login."""
+async def ledger_problem(location: str | Path) -> str | None:
+    """Why the chip ledger at ``location`` cannot be opened, or ``None``: checked before the
+    bot connects to Discord, so a wrong path or server is one line at once, not a failure
+    after login."""
     from bot.ledger import Ledger, LedgerUnavailable
 
     try:
-        ledger = await Ledger.open(path)
+        ledger = await Ledger.open(location)
     except LedgerUnavailable as error:
         return error.reason
     await ledger.close()
@@ -53,9 +54,11 @@ def run_discord_bot() -> int:
         print(MISSING_TOKEN_HELP, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    problem = asyncio.run(ledger_problem(settings.database_path))
+    problem = asyncio.run(ledger_problem(settings.database))
     if problem is not None:
-        print(f"error: {problem}; set DATABASE_PATH to a database file.", file=sys.stderr)
+        fix = ("check DATABASE_URL" if settings.database_url
+               else "set DATABASE_PATH to a database file")
+        print(f"error: {problem}; {fix}.", file=sys.stderr)
         return 1
     import aiohttp
     import discord

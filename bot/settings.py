@@ -33,13 +33,22 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    database_url: str | None = None
+    """A ``postgresql://`` database shared by every process of the bot; when set, it holds the
+    ledger instead of the SQLite file at ``database_path``."""
     discord_api_base: str | None = None
     """Where REST calls go instead of ``https://discord.com/api/v10``: a REST proxy shared by
     the processes of one bot token, which then share its global rate limit."""
 
+    @property
+    def database(self) -> str | Path:
+        """Where the ledger lives: ``database_url`` when set, else ``database_path``."""
+        return self.database_url or self.database_path
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL and DISCORD_API_BASE.
+        """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL and
+        DISCORD_API_BASE.
 
         Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
@@ -53,10 +62,34 @@ class Settings:
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH),
+            database_url=_database_url(env.get("DATABASE_URL", "")),
             dev_guild_id=int(guild_text) if guild_text else None,
             log_level=log_level,
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "")),
         )
+
+
+def _database_url(text: str) -> str | None:
+    """A PostgreSQL URL with a host and a database name, ``None`` when unset.
+
+    >>> _database_url(" postgresql://holdem:secret@db:5432/holdem ")
+    'postgresql://holdem:secret@db:5432/holdem'
+    """
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    database = parts.path.removeprefix("/")
+    if not (port_ok and parts.scheme in ("postgresql", "postgres") and parts.hostname
+            and database and "/" not in database):
+        shown = f"{parts.scheme}://{parts.hostname or ''}…" if parts.scheme else text[:40]
+        raise SettingsError("DATABASE_URL must look like postgresql://user:password@host:5432/"
+                            f"database, not {shown!r}")
+    return text
 
 
 def _api_base(text: str) -> str | None:
@@ -92,6 +125,7 @@ To run it on Discord:
   3. Set the variables and start again:
        export DISCORD_TOKEN=<your bot token>
        export DATABASE_PATH=data/holdem.sqlite3   # optional, this is the default
+       export DATABASE_URL=postgresql://user:password@host:5432/holdem  # optional: PostgreSQL
        export DEV_GUILD_ID=<server id>            # optional: instant command sync in one server
        export LOG_LEVEL=INFO                      # optional
        export DISCORD_API_BASE=http://rest-proxy:8080/api/v10  # optional: a shared REST proxy

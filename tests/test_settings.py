@@ -59,3 +59,24 @@ def test_a_rest_proxy_address_is_read_without_its_trailing_slash():
 def test_a_rest_proxy_address_that_is_not_one_is_rejected(address: str):
     with pytest.raises(SettingsError, match="DISCORD_API_BASE must be an http"):
         Settings.from_env({"DISCORD_API_BASE": address})
+
+
+def test_a_database_url_puts_the_ledger_on_postgresql():
+    url = "postgresql://holdem:secret@db.example:5432/holdem"
+    settings = Settings.from_env({"DATABASE_URL": f" {url} ", "DATABASE_PATH": "ignored.db"})
+    assert settings.database_url == url and settings.database == url
+    assert Settings.from_env({}).database == Settings().database_path
+
+
+@pytest.mark.parametrize("url", [
+    "mysql://holdem@db/holdem",         # not PostgreSQL
+    "postgresql://holdem@db",           # no database
+    "postgresql://holdem@db:99999/x",   # no such port
+    "postgresql://holdem@db:port/x",    # not a port
+    "postgresql:///holdem",             # no host
+    "db.example/holdem",                # not a URL
+])  # fmt: skip
+def test_a_database_url_that_is_not_one_is_rejected_without_showing_a_password(url: str):
+    with pytest.raises(SettingsError, match="DATABASE_URL must look like postgresql://") as error:
+        Settings.from_env({"DATABASE_URL": url.replace("holdem@", "holdem:secret@")})
+    assert "secret" not in str(error.value)

@@ -98,7 +98,7 @@ class HoldemBot(commands.Bot):
             discord.http.Route.BASE = settings.discord_api_base
 
     async def setup_hook(self) -> None:
-        self.ledger = await Ledger.open(self.settings.database_path)
+        self.ledger = await Ledger.open(self.settings.database)
         render_table, render_cards = _renderers(self.options.draw_images)
         self.notifier = DiscordNotifier(
             self, edit_interval=self.options.edit_interval,

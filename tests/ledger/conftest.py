@@ -9,9 +9,6 @@ from pathlib import Path
 import pytest
 
 from bot.ledger import Ledger
-from tests.postgres_server import postgres_server, postgres_url
-
-__all__ = ["postgres_server", "postgres_url"]
 
 BACKENDS = ("sqlite", "postgresql")
 

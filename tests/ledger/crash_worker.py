@@ -1,7 +1,8 @@
 """A process that plays hands through the ledger and freezes at a chosen moment, so that
 ``test_ledger_crash.py`` can kill it there.
 
-Usage: ``python crash_worker.py DB_PATH STOP_AT [TABLES [refused]]``. The worker seats
+Usage: ``python crash_worker.py DATABASE STOP_AT [TABLES [refused]]`` (DATABASE: an SQLite
+path or a postgresql:// URL). The worker seats
 the same two people and a bot at TABLES tables (default 1), begins one hand at each, then settles
 them all at once, so that their settlements share one grouped transaction; with ``refused``, a
 settlement of a hand that does not exist joins them, second, so that the transaction is replayed
@@ -9,7 +10,7 @@ with each write in a savepoint. STOP_AT is ``in-hand``
 (after the start-of-hand snapshots), ``done`` (after the settlements committed), the start of
 an SQL statement run inside the transaction, optionally with the occurrence to stop at (e.g.
 ``INSERT INTO entries``, ``UPDATE hands#2``, ``COMMIT``): the process freezes just before
-SQLite runs it, inside the open transaction; or ``never``: it keeps playing hands at the first
+the database runs it, inside the open transaction; or ``never``: it keeps playing hands at the first
 table.
 
 It prints one JSON line with the start-of-hand state and the final stacks it settles with,
@@ -87,8 +88,8 @@ async def main(path: str, stop_at: str, tables: int, with_refused: bool) -> None
     if stop_at == "never":
         await keep_playing(ledger, hand_ids[0])
     if stop_at != "done":
-        # The test reaches into the connection: it is the only way to stop mid-transaction.
-        await ledger._db.connection.set_trace_callback(freeze_before(stop_at))
+        # The test reaches into the database: it is the only way to stop mid-transaction.
+        await ledger._db.trace(freeze_before(stop_at))
     settlements = [
         ledger.settle_hand(hand_id, FINAL_STACKS, RESULTS, f"Hand #1 at table {table_id}")
         for hand_id, table_id in zip(hand_ids, table_ids, strict=True)

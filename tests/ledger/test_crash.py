@@ -26,6 +26,8 @@ WORKER_ENV = {
     ),
 }
 GUILD, FIRST_TABLE, ALICE, BOB = 0, 7, 1, 2
+# Tests that take ``ledger_location`` run on SQLite and on PostgreSQL (tests/ledger/conftest);
+# those of group commit's batches and replays, SQLite's own device, on SQLite only.
 
 # Every statement one settlement runs inside the transaction, in order.
 SETTLEMENT_STATEMENTS = [
@@ -113,11 +115,10 @@ async def settled_after_recovery(path: Path, state: dict, tables: int = 1) -> li
 
 @pytest.mark.parametrize("statement", SETTLEMENT_STATEMENTS)
 async def test_a_crash_inside_the_settlement_restores_the_start_of_hand_chips(
-    tmp_path: Path, statement: str
+    ledger_location: str | Path, statement: str
 ) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    state = crash(path, statement)
-    assert await settled_after_recovery(path, state) == [False]
+    state = crash(ledger_location, statement)
+    assert await settled_after_recovery(ledger_location, state) == [False]
 
 
 @pytest.mark.parametrize("moment", BATCH_MOMENTS)
@@ -138,38 +139,39 @@ async def test_a_crash_while_a_batch_is_replayed_around_a_refused_write_restores
     assert await settled_after_recovery(path, state, tables=3) == [False, False, False]
 
 
-async def test_a_batch_with_a_refused_write_commits_the_others(tmp_path: Path) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    state = crash(path, "done", "3", "refused")
-    assert await settled_after_recovery(path, state, tables=3) == [True, True, True]
+async def test_a_batch_with_a_refused_write_commits_the_others(
+    ledger_location: str | Path,
+) -> None:
+    state = crash(ledger_location, "done", "3", "refused")
+    assert await settled_after_recovery(ledger_location, state, tables=3) == [True, True, True]
 
 
 async def test_a_crash_after_a_batch_of_settlements_committed_keeps_every_result(
-    tmp_path: Path,
+    ledger_location: str | Path,
 ) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    state = crash(path, "done", "3")
-    assert await settled_after_recovery(path, state, tables=3) == [True, True, True]
+    state = crash(ledger_location, "done", "3")
+    assert await settled_after_recovery(ledger_location, state, tables=3) == [True, True, True]
 
 
 async def test_a_crash_in_the_middle_of_a_hand_restores_the_start_of_hand_chips(
-    tmp_path: Path,
+    ledger_location: str | Path,
 ) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    state = crash(path, "in-hand")
-    assert await settled_after_recovery(path, state) == [False]
+    state = crash(ledger_location, "in-hand")
+    assert await settled_after_recovery(ledger_location, state) == [False]
 
 
-async def test_a_crash_after_the_settlement_committed_keeps_its_result(tmp_path: Path) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    state = crash(path, "done")
-    assert await settled_after_recovery(path, state) == [True]
+async def test_a_crash_after_the_settlement_committed_keeps_its_result(
+    ledger_location: str | Path,
+) -> None:
+    state = crash(ledger_location, "done")
+    assert await settled_after_recovery(ledger_location, state) == [True]
 
 
-async def test_a_running_table_keeps_its_escrow_through_recovery(tmp_path: Path) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    state = crash(path, "in-hand")
-    async with await Ledger.open(path) as ledger:
+async def test_a_running_table_keeps_its_escrow_through_recovery(
+    ledger_location: str | Path,
+) -> None:
+    state = crash(ledger_location, "in-hand")
+    async with await Ledger.open(ledger_location) as ledger:
         report = await ledger.recover(running_table_ids={FIRST_TABLE})
         assert report.chips_returned == 0
         stacks = await ledger.table_stacks(FIRST_TABLE)
@@ -179,12 +181,11 @@ async def test_a_running_table_keeps_its_escrow_through_recovery(tmp_path: Path)
 
 
 async def test_a_crash_at_an_arbitrary_moment_of_play_loses_and_creates_nothing(
-    tmp_path: Path,
+    ledger_location: str | Path,
 ) -> None:
-    path = tmp_path / "ledger.sqlite3"
-    with frozen_worker(path, "never", marker="PLAYING") as state:
+    with frozen_worker(ledger_location, "never", marker="PLAYING") as state:
         await asyncio.sleep(0.3)
-    async with await Ledger.open(path) as ledger:
+    async with await Ledger.open(ledger_location) as ledger:
         await ledger.recover()
         audit = await ledger.audit()
         assert audit.ok, audit.problems

@@ -1,0 +1,157 @@
+"""PostgreSQL's own guarantees, as several bot processes sharing one database rely on them:
+two ledgers (two pools, as two processes have) racing over the same accounts never spend a
+chip twice, grant a daily bonus twice or deadlock; the database itself refuses to edit an
+entry or drive a balance below zero; migrations apply once when processes start together."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import asyncpg
+import pytest
+
+from bot.ledger import (
+    DailyNotReady,
+    HandInProgress,
+    HandParticipant,
+    InsufficientChips,
+    Ledger,
+    NotSeated,
+)
+from bot.ledger.postgres import POSTGRES_MIGRATIONS_DIR
+from bot.ledger.schema import migration_files
+
+GUILD, ALICE, BOB = 1, 11, 12
+REFUSALS = (InsufficientChips, HandInProgress, NotSeated)
+
+
+async def test_two_processes_racing_over_one_balance_never_spend_a_chip_twice(
+    postgres_url: str,
+) -> None:
+    first, second = [await Ledger.open(postgres_url, starting_balance=1_000) for _ in "12"]
+    try:
+        await first.ensure_player(GUILD, ALICE, "alice")
+        rng = random.Random(7)
+
+        async def churn(ledger: Ledger, table_id: int) -> int:
+            """Buy in and cash out at one table until told; count the buy-ins that went in."""
+            seated = 0
+            for _ in range(60):
+                try:
+                    if rng.random() < 0.6:
+                        await ledger.buy_in(GUILD, table_id, ALICE, rng.choice((300, 400, 700)))
+                        seated += 1
+                    else:
+                        await ledger.cash_out(GUILD, table_id, ALICE)
+                except REFUSALS:
+                    pass
+            return seated
+
+        seated = await asyncio.gather(*(
+            churn(ledger, table_id)
+            for ledger, table_id in ((first, 100), (second, 200), (first, 300), (second, 400))
+        ))
+        assert sum(seated) > 4  # the race really ran, and was refused at times
+        for ledger, table_id in ((first, 100), (second, 200), (first, 300), (second, 400)):
+            await ledger.cash_out(GUILD, table_id, ALICE)
+        assert await second.balance(GUILD, ALICE) == 1_000
+        audit = await first.audit()
+        assert audit.ok, audit.problems
+        assert first._db.committed + second._db.committed > 60
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_daily_bonus_claimed_from_two_processes_at_once_is_granted_once(
+    postgres_url: str,
+) -> None:
+    ledgers = [await Ledger.open(postgres_url, starting_balance=0) for _ in range(4)]
+    try:
+        await ledgers[0].ensure_player(GUILD, BOB, "bob")
+        outcomes = await asyncio.gather(
+            *(ledger.claim_daily(GUILD, BOB) for ledger in ledgers for _ in range(5)),
+            return_exceptions=True,
+        )
+        granted = [outcome for outcome in outcomes if isinstance(outcome, int)]
+        assert granted == [1_000]
+        assert all(isinstance(outcome, DailyNotReady) for outcome in outcomes
+                   if not isinstance(outcome, int))
+        assert await ledgers[3].balance(GUILD, BOB) == 1_000
+    finally:
+        for ledger in ledgers:
+            await ledger.close()
+
+
+async def test_hands_settled_from_two_processes_lock_in_one_order_and_never_deadlock(
+    postgres_url: str,
+) -> None:
+    """Every hand has the same two people (one balance each) at its own table: settlements
+    and cash-outs cross in both directions at once, and every one of them commits."""
+    first, second = [await Ledger.open(postgres_url) for _ in "12"]
+    try:
+        for user, name in ((ALICE, "alice"), (BOB, "bob")):
+            await first.ensure_player(GUILD, user, name)
+
+        async def play(ledger: Ledger, table_id: int) -> None:
+            for number in range(1, 11):
+                stacks = {ALICE: 300, BOB: 300}
+                for player, chips in stacks.items():
+                    await ledger.buy_in(GUILD, table_id, player, chips)
+                hand_id = await ledger.begin_hand(GUILD, table_id, number, stacks)
+                winner, loser = (ALICE, BOB) if (number + table_id) % 2 else (BOB, ALICE)
+                await ledger.settle_hand(
+                    hand_id, {winner: 400, loser: 200},
+                    [HandParticipant(winner, "w", 100, won=True, pot_won=200),
+                     HandParticipant(loser, "l", -100)],
+                    "history",
+                )  # fmt: skip
+                await ledger.cash_out(GUILD, table_id, loser)
+                await ledger.cash_out(GUILD, table_id, winner)
+
+        await asyncio.gather(*(play(ledger, table_id) for ledger, table_id in
+                               ((first, 1), (second, 2), (first, 3), (second, 4))))
+        stats = await second.stats(GUILD, ALICE)
+        assert stats is not None and stats.hands_played == 40
+        assert await first.balance(GUILD, ALICE) + await first.balance(GUILD, BOB) == 20_000
+        assert (await second.audit()).ok
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_the_database_refuses_to_edit_or_delete_an_entry(postgres_url: str) -> None:
+    async with await Ledger.open(postgres_url) as ledger:
+        await ledger.ensure_player(GUILD, ALICE, "alice")
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        for statement in ("UPDATE entries SET delta = delta + 1", "DELETE FROM entries",
+                          "TRUNCATE entries CASCADE"):
+            with pytest.raises(asyncpg.RaiseError, match="append-only"):
+                await connection.execute(statement)
+        with pytest.raises(asyncpg.CheckViolationError):
+            await connection.execute("UPDATE accounts SET chips = -1 WHERE kind = 'balance'")
+    finally:
+        await connection.close()
+
+
+async def test_processes_starting_together_apply_each_migration_once(postgres_url: str) -> None:
+    ledgers = await asyncio.gather(*(Ledger.open(postgres_url) for _ in range(4)))
+    for ledger in ledgers:
+        await ledger.close()
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        applied = [row[0] for row in await connection.fetch(
+            "SELECT version FROM schema_version ORDER BY version")]
+    finally:
+        await connection.close()
+    assert applied == [version for version, _ in migration_files(POSTGRES_MIGRATIONS_DIR)]
+
+
+def test_every_sqlite_migration_has_a_postgresql_twin_with_its_number() -> None:
+    from bot.ledger import MIGRATIONS_DIR
+
+    sqlite = [version for version, _ in migration_files(MIGRATIONS_DIR)]
+    postgresql = [version for version, _ in migration_files(POSTGRES_MIGRATIONS_DIR)]
+    assert sqlite == postgresql
