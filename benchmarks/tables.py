@@ -1,21 +1,29 @@
-"""Many tables in one process: the table runtime and the ledger under a popular bot's load.
+"""Many tables at once: the table runtime and the ledger under a popular bot's load.
 
 Every table runs through the real ``TableManager`` and a real ``Ledger`` on a temporary SQLite
-file, with all delays 0. Half the tables seat bots only (mixed levels, dealt by ``run_hands``);
-the other half seat two simulated people among the bots. A simulated person acts the way the
-Discord front end does: the notifier's ``your_turn`` reaches them and, from another task, they
-call ``TableManager.act`` (mostly check or call, some folds and raises, from a seeded RNG).
+file (or, with ``--database-url``, a fresh database on that PostgreSQL server), with all delays
+0. With ``--processes N`` (PostgreSQL only) N worker processes share the tables, each in a
+guild of its own as sharded bot processes are, and measure the same seconds.
+
+Half the tables seat bots only (mixed levels, dealt by ``run_hands``); the other half seat two
+simulated people among the bots. A simulated person acts the way the Discord front end does:
+the notifier's ``your_turn`` reaches them and, from another task, they call
+``TableManager.act`` (mostly check or call, some folds and raises, from a seeded RNG).
 
     python -m benchmarks.tables --tables 1000 --seconds 60
     python -m benchmarks.tables --tables 1000 --seconds 60 --json
     python -m benchmarks.tables --tables 1000 --seconds 30 --profile tables.prof
     python -m benchmarks.tables --tables 1000 --seconds 30 --bots-inline
+    python -m benchmarks.tables --tables 1000 --seconds 60 --database-url postgresql://u@host/db
+    python -m benchmarks.tables --tables 1000 --seconds 60 --database-url … --processes 2
 
 Figures: hands settled per second in total; a person's action latency (from their ``act`` to
-the next turn prompt at that table); event-loop lag (how late a 10 ms ticker wakes); ledger
-transactions per second; peak memory (``ru_maxrss`` above the baseline taken before any table
-opened) and per table; then, after shutdown, the ledger's ``audit()`` and a chip count made by
-the benchmark itself (people's grants) against what the ledger holds.
+the next turn prompt at that table); event-loop lag (how late a 10 ms ticker wakes); CPU per
+hand in the bot's processes and machine-wide (``/proc/stat``: every process, the database
+server included); ledger transactions per second; peak memory (``ru_maxrss`` above the
+baseline taken before any table opened) and per table; then, after shutdown, the ledger's
+``audit()`` and a chip count made by the benchmark itself (people's grants) against what the
+ledger holds.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -38,10 +47,11 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from bot.errors import HoldemError, NotEnoughChips
-from bot.ledger import Ledger
+from bot.ledger import AuditReport, Ledger
 from bot.process import tune_garbage_collector
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
@@ -58,7 +68,8 @@ STARTING_BALANCE = 1_000_000
 PEOPLE_PER_MIXED_TABLE = 2
 TICK_SECONDS = 0.010
 REQUIRED_KEYS = ("hands_per_s", "action_ms_p50", "action_ms_p99", "loop_lag_ms_p99",
-                 "loop_lag_ms_max", "kb_per_table", "audit_ok", "chips_lost")
+                 "loop_lag_ms_max", "kb_per_table", "machine_cpu_ms_per_hand", "audit_ok",
+                 "chips_lost")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -264,17 +275,44 @@ class ErrorLog(logging.Handler):
         self.counts[reason] += 1
 
 
+@dataclass
+class Measurement:
+    """What one process measured in its window, before figures are taken over every process.
+
+    ``granted`` is the chips the benchmark itself granted its people, to count chips lost."""
+
+    tables: int
+    seating_s: float
+    seconds: float
+    hands: int
+    idle_tables: int
+    cpu_seconds: float
+    cpu_seconds_by_thread: dict[str, float]
+    latencies: list[float]
+    lags: list[float]
+    transactions: int
+    peak_kb: int
+    setup_kb: int
+    unsettled_hands: int
+    errors: dict[str, int]
+    refusals: dict[str, int]
+    granted: int
+
+
 @dataclass(frozen=True)
 class Figures:
     """What one run measured; ``to_json`` has the keys in ``REQUIRED_KEYS`` and more."""
 
     tables: int
+    processes: int
+    database: str
     seating_s: float
     seconds: float
     hands: int
     hands_per_s: float
     idle_tables: int
     cpu_ms_per_hand: float
+    machine_cpu_ms_per_hand: float
     cpu_busy: float
     cpu_ms_per_hand_by_thread: dict[str, float]
     load_average: float
@@ -295,18 +333,81 @@ class Figures:
     audit_problems: list[str]
     chips_lost: int
 
+    @classmethod
+    def combine(
+        cls, parts: Sequence[Measurement], machine_cpu_seconds: float, audit: AuditReport,
+        database: str,
+    ) -> Figures:
+        """The figures of processes that played side by side in one window on one ledger:
+        sums, the longest window, percentiles over every sample, the peak of any process."""
+        hands = sum(part.hands for part in parts)
+        elapsed = max(part.seconds for part in parts)
+        tables = sum(part.tables for part in parts)
+        cpu = sum(part.cpu_seconds for part in parts)
+        by_thread: Counter[str] = Counter()
+        for part in parts:
+            by_thread.update(part.cpu_seconds_by_thread)
+        latencies = [value for part in parts for value in part.latencies]
+        lags = [value for part in parts for value in part.lags]
+        errors: Counter[str] = Counter()
+        refusals: Counter[str] = Counter()
+        for part in parts:
+            errors.update(part.errors)
+            refusals.update(part.refusals)
+        held = audit.totals.balances + audit.totals.house + audit.totals.escrow
+
+        def per_hand(seconds: float) -> float:
+            return round(seconds * 1e3 / hands, 2) if hands else 0.0
+
+        return cls(
+            tables=tables,
+            processes=len(parts),
+            database=database,
+            seating_s=round(max(part.seating_s for part in parts), 2),
+            seconds=round(elapsed, 3),
+            hands=hands,
+            hands_per_s=round(hands / elapsed, 1),
+            idle_tables=sum(part.idle_tables for part in parts),
+            cpu_ms_per_hand=per_hand(cpu),
+            machine_cpu_ms_per_hand=per_hand(machine_cpu_seconds),
+            cpu_busy=round(cpu / elapsed, 2),
+            cpu_ms_per_hand_by_thread={
+                role: per_hand(used) for role, used in sorted(by_thread.items())
+            },
+            load_average=round(os.getloadavg()[0], 2),
+            action_ms_p50=round(statistics.median(latencies) * 1e3, 2) if latencies else 0.0,
+            action_ms_p99=round(percentile(latencies, 0.99) * 1e3, 2),
+            actions_measured=len(latencies),
+            loop_lag_ms_p50=round(statistics.median(lags) * 1e3, 2) if lags else 0.0,
+            loop_lag_ms_p99=round(percentile(lags, 0.99) * 1e3, 2),
+            loop_lag_ms_max=round(max(lags, default=0.0) * 1e3, 2),
+            ledger_tx_per_s=round(sum(part.transactions for part in parts) / elapsed, 1),
+            peak_mb=round(max(part.peak_kb for part in parts) / 1024, 1),
+            setup_kb_per_table=round(sum(part.setup_kb for part in parts) / tables, 1),
+            kb_per_table=round(sum(part.peak_kb for part in parts) / tables, 1),
+            unsettled_hands=sum(part.unsettled_hands for part in parts),
+            errors=dict(errors.most_common()),
+            refusals=dict(refusals),
+            audit_ok=audit.ok,
+            audit_problems=list(audit.problems),
+            chips_lost=sum(part.granted for part in parts) - held,
+        )
+
     def to_json(self) -> str:
         return json.dumps(asdict(self))
 
     def report(self) -> str:
         """The figures as lines of text for a terminal."""
         lines = [
-            f"{self.tables:,} tables (seated in {self.seating_s:.1f} s) played for"
-            f" {self.seconds:.1f} s, all delays 0",
+            f"{self.tables:,} tables in {self.processes} process(es) on {self.database}"
+            f" (seated in {self.seating_s:.1f} s) played for {self.seconds:.1f} s,"
+            " all delays 0",
             f"hands settled:      {self.hands:,} = {self.hands_per_s:,.1f} hands/s in total"
             f" ({self.idle_tables} tables finished no hand)",
-            f"CPU:                {self.cpu_ms_per_hand:.2f} ms per hand, {self.cpu_busy:.2f} cores"
-            f" busy (machine load average {self.load_average:.1f}); ms per hand by thread:"
+            f"CPU:                {self.cpu_ms_per_hand:.2f} ms per hand in the bot's"
+            f" processes, {self.machine_cpu_ms_per_hand:.2f} ms machine-wide (database"
+            f" server included); {self.cpu_busy:.2f} cores busy (machine load average"
+            f" {self.load_average:.1f}); ms per hand by thread:"
             f" {self.cpu_ms_per_hand_by_thread}",
             f"action latency:     median {self.action_ms_p50:.1f} ms, p99 {self.action_ms_p99:.1f}"
             f" ms ({self.actions_measured:,} actions)",
@@ -325,18 +426,29 @@ class Figures:
         return "\n".join(lines)
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds every process on the machine has spent so far, from ``/proc/stat`` (all
+    time but idle and iowait), so that a database server's work is counted too."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    ticks = [int(value) for value in fields]
+    idle = ticks[3] + ticks[4]
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 async def seat_bots(
-    manager: TableManager, channel_id: int, levels: Sequence[str]
+    manager: TableManager, guild_id: int, channel_id: int, levels: Sequence[str]
 ) -> None:
     """Open the table with bots of the given levels (bots alone do not start dealing)."""
     for level in levels:
-        await manager.add_bots(GUILD, channel_id, level, 1)
+        await manager.add_bots(guild_id, channel_id, level, 1)
 
 
-async def seat_people(manager: TableManager, channel_id: int, people: Sequence[int]) -> None:
+async def seat_people(
+    manager: TableManager, guild_id: int, channel_id: int, people: Sequence[int]
+) -> None:
     """Seat the people; the first person's joining starts the dealing."""
     for user_id in people:
-        await manager.join(GUILD, channel_id, user_id, f"person {user_id}")
+        await manager.join(guild_id, channel_id, user_id, f"person {user_id}")
 
 
 async def count_unsettled(ledger: Ledger, hand_ids: Sequence[int]) -> int:
@@ -360,18 +472,33 @@ def profiling(path: Path | None) -> Iterator[None]:
         profiler.dump_stats(path)
 
 
+class Window(Protocol):
+    """The measured seconds' edges: a single run samples the machine's CPU there, a worker
+    of a multi-process run waits for its parent's signal to start and reports its end."""
+
+    async def opening(self) -> None:
+        """Called once every table is seated, just before measuring starts."""
+
+    def closed(self) -> None:
+        """Called as soon as the measured seconds are over."""
+
+
 async def run(
-    tables: int, seconds: float, seed: int, directory: Path, profile_path: Path | None = None,
-    *, bots_inline: bool = False,
-) -> Figures:
-    """Seat ``tables`` tables, play for ``seconds``, shut down, audit; return the figures
-    (and the profile of the measured seconds in ``profile_path``, if given). Bots' simulating
-    decisions run in a worker process, or on the event loop with ``bots_inline``."""
-    rng = random.Random(seed)
+    tables: int, seconds: float, seed: int, location: str | Path, window: Window,
+    profile_path: Path | None = None, *, bots_inline: bool = False, worker_index: int = 0,
+) -> Measurement:
+    """Seat ``tables`` tables on the ledger at ``location``, play for ``seconds`` between the
+    edges of ``window``, shut down; return what was measured (and the profile of the
+    measured seconds in ``profile_path``, if given). Bots' simulating decisions run in a
+    worker process, or on the event loop with ``bots_inline``. Worker ``worker_index`` of a
+    multi-process run plays in a guild and channels of its own, as a process owning its
+    shards' guilds does."""
+    rng = random.Random(seed + worker_index)
+    guild = GUILD + worker_index
     errors = ErrorLog()
     bot_logger = logging.getLogger("bot")
     bot_logger.addHandler(errors)
-    ledger = await Ledger.open(directory / "tables.sqlite3", starting_balance=STARTING_BALANCE)
+    ledger = await Ledger.open(location, starting_balance=STARTING_BALANCE)
     try:
         counting = CountingLedger(ledger)
         people = SimulatedPeople(random.Random(rng.getrandbits(64)))
@@ -381,7 +508,8 @@ async def run(
         people.manager = manager
         await manager.start()
         baseline_kb = peak_rss_kb()
-        channels = range(FIRST_CHANNEL, FIRST_CHANNEL + tables)
+        first = FIRST_CHANNEL + worker_index * tables
+        channels = range(first, first + tables)
         mixed = [channel for channel in channels if channel % 2 == 0]
         seated_people = {
             channel: [channel * 10 + n for n in range(PEOPLE_PER_MIXED_TABLE)]
@@ -390,7 +518,7 @@ async def run(
         seating_started = time.perf_counter()
         # Every table opens before any plays, so that opening is not measured under load.
         await asyncio.gather(*(
-            seat_bots(manager, channel, [
+            seat_bots(manager, guild, channel, [
                 rng.choice(LEVELS)
                 for _ in range(rng.randint(1, 4) if channel in seated_people else
                                rng.randint(2, 6))
@@ -398,12 +526,13 @@ async def run(
             for channel in channels
         ))
         await asyncio.gather(*(
-            seat_people(manager, channel, people_ids)
+            seat_people(manager, guild, channel, people_ids)
             for channel, people_ids in seated_people.items()
         ))
         seating = time.perf_counter() - seating_started
         tune_garbage_collector()  # as the bot does once started
         setup_kb = peak_rss_kb() - baseline_kb
+        await window.opening()
         bots_only = [asyncio.create_task(manager.run_hands(channel, 10**9))
                      for channel in channels if channel not in seated_people]
         probe = LoopLagProbe()
@@ -416,60 +545,122 @@ async def run(
         with profiling(profile_path):
             await asyncio.sleep(seconds)
         elapsed, cpu_used = time.perf_counter() - started, time.process_time() - cpu_started
+        window.closed()
         threads_used = thread_cpu_by_role() - threads_started
         if worker is not None:  # a worker started during the run counts from its start
             worker_used = process_cpu_seconds(worker.process_ids()) - worker_started
             threads_used["bot worker process"] = worker_used
             cpu_used += worker_used
         hands = sum(people.hands_by_table.values())
-        idle = sum(people.hands_by_table[channel] == 0 for channel in channels)
-        transactions = sum(counting.calls.values())
-        latencies, lags = list(people.latencies), list(probe.lags)
-        refusals = dict(people.refusals)
-        peak_kb = peak_rss_kb() - baseline_kb
+        measured = Measurement(
+            tables=tables,
+            seating_s=seating,
+            seconds=elapsed,
+            hands=hands,
+            idle_tables=sum(people.hands_by_table[channel] == 0 for channel in channels),
+            cpu_seconds=cpu_used,
+            cpu_seconds_by_thread=dict(threads_used),
+            latencies=list(people.latencies),
+            lags=list(probe.lags),
+            transactions=sum(counting.calls.values()),
+            peak_kb=peak_rss_kb() - baseline_kb,
+            setup_kb=setup_kb,
+            unsettled_hands=0,
+            errors={},
+            refusals=dict(people.refusals),
+            granted=STARTING_BALANCE * PEOPLE_PER_MIXED_TABLE * len(mixed),
+        )
         ticker.cancel()
         for task in bots_only:
             task.cancel()
         await manager.shutdown()
         await people.wait_for_requests()
-        unsettled = await count_unsettled(ledger, people.hand_ids)
-        audit = await ledger.audit()
+        measured.unsettled_hands = await count_unsettled(ledger, people.hand_ids)
     finally:
         await ledger.close()
         bot_logger.removeHandler(errors)
-    granted = STARTING_BALANCE * PEOPLE_PER_MIXED_TABLE * len(mixed)
-    held = audit.totals.balances + audit.totals.house + audit.totals.escrow
-    return Figures(
-        tables=tables,
-        seating_s=round(seating, 2),
-        seconds=round(elapsed, 3),
-        hands=hands,
-        hands_per_s=round(hands / elapsed, 1),
-        idle_tables=idle,
-        cpu_ms_per_hand=round(cpu_used * 1e3 / hands, 2) if hands else 0.0,
-        cpu_busy=round(cpu_used / elapsed, 2),
-        cpu_ms_per_hand_by_thread={
-            role: round(used * 1e3 / hands, 2) if hands else 0.0
-            for role, used in sorted(threads_used.items())
-        },
-        load_average=round(os.getloadavg()[0], 2),
-        action_ms_p50=round(statistics.median(latencies) * 1e3, 2) if latencies else 0.0,
-        action_ms_p99=round(percentile(latencies, 0.99) * 1e3, 2),
-        actions_measured=len(latencies),
-        loop_lag_ms_p50=round(statistics.median(lags) * 1e3, 2) if lags else 0.0,
-        loop_lag_ms_p99=round(percentile(lags, 0.99) * 1e3, 2),
-        loop_lag_ms_max=round(max(lags, default=0.0) * 1e3, 2),
-        ledger_tx_per_s=round(transactions / elapsed, 1),
-        peak_mb=round(peak_kb / 1024, 1),
-        setup_kb_per_table=round(setup_kb / tables, 1),
-        kb_per_table=round(peak_kb / tables, 1),
-        unsettled_hands=unsettled,
-        errors=dict(errors.counts.most_common()),
-        refusals=refusals,
-        audit_ok=audit.ok,
-        audit_problems=list(audit.problems),
-        chips_lost=granted - held,
-    )
+    measured.errors = dict(errors.counts.most_common())
+    return measured
+
+
+class SampledWindow:
+    """A single run's window: the machine's CPU time at its edges."""
+
+    def __init__(self) -> None:
+        self.busy_seconds = 0.0
+
+    async def opening(self) -> None:
+        self.busy_seconds = -machine_busy_seconds()
+
+    def closed(self) -> None:
+        self.busy_seconds += machine_busy_seconds()
+
+
+class SignalledWindow:
+    """A worker's window: it says READY and waits for GO on stdin, and says MEASURED when
+    done, so that every worker measures the same seconds and the parent samples the CPU."""
+
+    async def opening(self) -> None:
+        print("READY", flush=True)
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if line.strip() != "GO":
+            raise SystemExit("the benchmark's parent went away before the start")
+
+    def closed(self) -> None:
+        print("MEASURED", flush=True)
+
+
+async def audit_of(location: str | Path) -> AuditReport:
+    """The ledger's audit once every process has shut down."""
+    async with await Ledger.open(location) as ledger:
+        return await ledger.audit()
+
+
+def run_in_processes(arguments: argparse.Namespace, url: str) -> Figures:
+    """Start ``--processes`` workers on the database at ``url``, each with its share of the
+    tables, open their window together, and combine what they measured."""
+    count: int = arguments.processes
+    share = arguments.tables // count
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.tables", "--worker", str(index),
+             "--tables", str(share), "--seconds", str(arguments.seconds),
+             "--seed", str(arguments.seed), "--database-url", url,
+             *(["--bots-inline"] if arguments.bots_inline else [])],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        for index in range(count)
+    ]  # fmt: skip
+    try:
+        for worker in workers:
+            expect(worker, "READY")
+        busy = -machine_busy_seconds()
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write("GO\n")
+            worker.stdin.flush()
+        for worker in workers:
+            expect(worker, "MEASURED")
+        busy += machine_busy_seconds()
+        parts = []
+        for worker in workers:
+            assert worker.stdout is not None
+            parts.append(Measurement(**json.loads(worker.stdout.readline())))
+            worker.wait(timeout=60)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    audit = asyncio.run(audit_of(url))
+    return Figures.combine(parts, busy, audit, "PostgreSQL")
+
+
+def expect(worker: subprocess.Popen[str], marker: str) -> None:
+    """Read the worker's next line; it must be ``marker``."""
+    assert worker.stdout is not None
+    line = worker.stdout.readline().strip()
+    if line != marker:
+        raise SystemExit(f"a benchmark worker said {line!r} instead of {marker}")
 
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -482,7 +673,18 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="bots decide on the event loop instead of in a worker process")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="write a cProfile of the measured seconds (event-loop thread)")
-    return parser.parse_args(argv)
+    parser.add_argument("--database-url", metavar="URL",
+                        help="play on a fresh database created (and dropped) on this"
+                             " PostgreSQL server, instead of a temporary SQLite file")
+    parser.add_argument("--processes", type=positive(int), default=1,
+                        help="split the tables among this many processes (PostgreSQL only)")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    arguments = parser.parse_args(argv)
+    if arguments.processes > 1 and not arguments.database_url:
+        parser.error("--processes above 1 needs --database-url: processes share PostgreSQL")
+    if arguments.tables < arguments.processes:
+        parser.error("every process needs at least one table")
+    return arguments
 
 
 def positive(kind: Callable[[str], float]) -> Callable[[str], Any]:
@@ -500,15 +702,59 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], Any]:
     return convert
 
 
-def main(argv: Sequence[str] | None = None) -> Figures:
-    """Run the benchmark from the command line; print and return the figures."""
+def main(argv: Sequence[str] | None = None) -> Figures | None:
+    """Run the benchmark from the command line; print and return the figures (a worker of a
+    multi-process run prints its measurement instead, for its parent)."""
     arguments = parse_arguments(argv)
-    with tempfile.TemporaryDirectory(prefix="holdem-tables-") as directory:
-        figures = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
-                                  Path(directory), arguments.profile,
-                                  bots_inline=arguments.bots_inline))
+    if arguments.worker is not None:
+        measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
+                                   arguments.database_url, SignalledWindow(),
+                                   bots_inline=arguments.bots_inline,
+                                   worker_index=arguments.worker))
+        print(json.dumps(asdict(measured)), flush=True)
+        return None
+    if arguments.database_url:
+        with fresh_postgres_database(arguments.database_url) as url:
+            if arguments.processes > 1:
+                figures = run_in_processes(arguments, url)
+            else:
+                figures = run_here(arguments, url, "PostgreSQL")
+    else:
+        with tempfile.TemporaryDirectory(prefix="holdem-tables-") as directory:
+            figures = run_here(arguments, Path(directory) / "tables.sqlite3", "SQLite")
     print(figures.to_json() if arguments.json else figures.report())
     return figures
+
+
+def run_here(arguments: argparse.Namespace, location: str | Path, database: str) -> Figures:
+    """Play every table in this process and take the figures."""
+    window = SampledWindow()
+    measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed, location,
+                               window, arguments.profile, bots_inline=arguments.bots_inline))
+    audit = asyncio.run(audit_of(location))
+    return Figures.combine([measured], window.busy_seconds, audit, database)
+
+
+@contextlib.contextmanager
+def fresh_postgres_database(server_url: str) -> Iterator[str]:
+    """A new, empty database on the server ``server_url`` names (its user must be allowed to
+    create databases), dropped afterwards: a run never meets an earlier run's chips."""
+    name = f"holdem_bench_{os.getpid()}"
+    asyncio.run(_administer(server_url, f"CREATE DATABASE {name}"))
+    try:
+        yield urlsplit(server_url)._replace(path=f"/{name}").geturl()
+    finally:
+        asyncio.run(_administer(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+async def _administer(server_url: str, statement: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(server_url)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
 
 
 if __name__ == "__main__":
