@@ -15,6 +15,8 @@ order everywhere, so two processes never deadlock over them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.ledger.errors import UnknownPlayer
 from bot.ledger.statements import Script, command, command_many, first_row, rows
 
@@ -81,9 +83,25 @@ def credit(
 
 def transfer(source_id: int, target_id: int, amount: int, reason: str, now: float) -> Script[None]:
     """Move chips between two accounts: two entries that sum to zero."""
-    moves = [(-amount, source_id), (amount, target_id)]
-    yield from command_many("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
+    yield from move_chips([(-amount, source_id), (amount, target_id)], reason, now)
+
+
+def move_chips(
+    moves: Sequence[tuple[int, int]], reason: str, now: float, hand_id: int | None = None
+) -> Script[None]:
+    """Add each ``(delta, account_id)`` to its account, each with its entry (of the hand
+    ``hand_id``, if any). The deltas must sum to zero; callers list the accounts in the order
+    their rows are locked (by id)."""
     yield from command_many(
-        "INSERT INTO entries (account_id, delta, reason, created_at) VALUES (?, ?, ?, ?)",
-        [(account_id, delta, reason, now) for delta, account_id in moves],
+        "UPDATE accounts SET chips = chips + ? WHERE id = ?",
+        moves,
+        unnest="UPDATE accounts SET chips = chips + m.delta"
+        " FROM unnest(?::bigint[], ?::bigint[]) AS m(delta, id) WHERE accounts.id = m.id",
+    )
+    yield from command_many(
+        "INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(account_id, delta, reason, hand_id, now) for delta, account_id in moves],
+        unnest="INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
+        " SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::float8[])",
     )

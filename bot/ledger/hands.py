@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from bot.errors import HandInProgress
 from bot.ledger.errors import UnbalancedHand
 from bot.ledger.records import HandParticipant
-from bot.ledger.statements import Script, command_many, first_row, rows
+from bot.ledger.statements import Script, command, first_row, placeholders, rows
 from bot.ledger.validation import Holder, player_key
 
 Holdings = dict[Holder, tuple[int, int]]
@@ -66,10 +66,12 @@ def snapshot(hand_id: int) -> Script[Holdings]:
 
 def close_refunded(hand_ids: Sequence[int], now: float) -> Script[None]:
     """Close running hands as refunded: their escrow already holds their snapshots."""
-    yield from command_many(
-        "UPDATE hands SET status = 'refunded', finished_at = ? WHERE id = ?",
-        [(now, hand_id) for hand_id in hand_ids],
-    )
+    if hand_ids:
+        yield from command(
+            "UPDATE hands SET status = 'refunded', finished_at = ?"
+            f" WHERE id IN ({placeholders(len(hand_ids))})",
+            now, *hand_ids,
+        )  # fmt: skip
 
 
 def check_settlement(

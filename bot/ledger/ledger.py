@@ -19,7 +19,14 @@ from pathlib import Path
 import aiosqlite
 
 from bot.errors import HandInProgress, InvalidAmount, NotSeated
-from bot.ledger.accounts import account, credit, owner_account, person_account, transfer
+from bot.ledger.accounts import (
+    account,
+    credit,
+    move_chips,
+    owner_account,
+    person_account,
+    transfer,
+)
 from bot.ledger.audit import audit_report
 from bot.ledger.errors import (
     DailyNotReady,
@@ -368,18 +375,22 @@ class Ledger:
             except UniqueViolation:
                 raise HandInProgress("start another") from None
             # Each stack is snapshotted only if the escrow holds exactly that many chips.
-            yield from command_many(
+            recorded = yield from command_many(
                 "INSERT INTO hand_stacks (hand_id, account_id, chips)"
-                " SELECT CAST(? AS BIGINT), id, chips FROM accounts WHERE kind = 'escrow'"
+                " SELECT ?, id, chips FROM accounts WHERE kind = 'escrow'"
                 " AND table_id = ? AND guild_id = ? AND user_id = ? AND bot_name = ?"
                 " AND chips = ?",
                 [
                     (hand_id, table_id, guild_id, user_id, bot_name, chips)
                     for (user_id, bot_name), chips in wanted.items()
                 ],
-            )
-            ((recorded,),) = yield from rows(
-                "SELECT COUNT(*) FROM hand_stacks WHERE hand_id = ?", hand_id
+                unnest="INSERT INTO hand_stacks (hand_id, account_id, chips)"
+                " SELECT w.hand_id, a.id, a.chips FROM unnest(?::bigint[], ?::bigint[],"
+                " ?::bigint[], ?::bigint[], ?::text[], ?::bigint[])"
+                " AS w(hand_id, table_id, guild_id, user_id, bot_name, chips)"
+                " JOIN accounts a ON a.kind = 'escrow' AND a.table_id = w.table_id"
+                " AND a.guild_id = w.guild_id AND a.user_id = w.user_id"
+                " AND a.bot_name = w.bot_name AND a.chips = w.chips",
             )
             if recorded != len(wanted):
                 raise (yield from stack_mismatch(guild_id, table_id, wanted))
@@ -428,12 +439,7 @@ class Ledger:
                 for holder, (account_id, chips) in start.items()
                 if final[holder] != chips
             ]
-            yield from command_many("UPDATE accounts SET chips = chips + ? WHERE id = ?", moves)
-            yield from command_many(
-                "INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
-                " VALUES (?, ?, 'hand result', ?, ?)",
-                [(account_id, delta, hand_id, now) for delta, account_id in moves],
-            )
+            yield from move_chips(moves, "hand result", now, hand_id)
             yield from command_many(
                 "INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
                 " showdown_won, vpip, pfr, pot_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -442,6 +448,10 @@ class Ledger:
                      int(p.showdown_won), int(p.vpip), int(p.pfr), p.pot_won)
                     for (user_id, bot_name), p in by_holder.items()
                 ],
+                unnest="INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
+                " showdown_won, vpip, pfr, pot_won) SELECT * FROM unnest(?::bigint[],"
+                " ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[],"
+                " ?::int[], ?::bigint[])",
             )  # fmt: skip
             yield from command(  # every person's stats from the rows just recorded, at once
                 "UPDATE players SET hands_played = hands_played + 1,"

@@ -108,7 +108,9 @@ class PostgresTransactions:
         with the reason."""
         where = describe_url(url)
         try:
-            pool = await asyncpg.create_pool(url, timeout=CONNECT_TIMEOUT_SECONDS)
+            pool = await asyncpg.create_pool(
+                url, timeout=CONNECT_TIMEOUT_SECONDS, reset=_end_open_transaction
+            )
         except (TimeoutError, OSError) as error:
             reason = str(error) or type(error).__name__
             raise LedgerUnavailable(f"cannot reach PostgreSQL at {where}: {reason}") from error
@@ -189,11 +191,10 @@ class PostgresTransactions:
             case Command(sql, args):
                 status = await self._execute(connection, postgres_sql(sql), args)
                 return int(status.rpartition(" ")[2] or 0)
-            case CommandMany(sql, args_list):
-                text = postgres_sql(sql)
-                self._traced(text)
-                await connection.executemany(text, args_list)
-                return None
+            case CommandMany(_, args_list, unnest):
+                columns = [list(column) for column in zip(*args_list, strict=True)]
+                status = await self._execute(connection, postgres_sql(unnest), columns)
+                return int(status.rpartition(" ")[2] or 0)
 
     async def _execute(
         self, connection: Connection, text: str, args: Sequence[object] = ()
@@ -214,6 +215,15 @@ class PostgresTransactions:
     async def close(self) -> None:
         """Wait for the operations running, then close every connection."""
         await self._pool.close()
+
+
+async def _end_open_transaction(connection: asyncpg.Connection) -> None:
+    """What a connection needs when it goes back to the pool: only a transaction left open
+    by an interrupted rollback ends. The ledger sets no session state, so asyncpg's default
+    reset (a round trip that closes cursors, listeners and settings) would be work for
+    nothing at every operation."""
+    if connection.is_in_transaction():
+        await connection.execute("ROLLBACK")
 
 
 async def _migrate(connection: Connection, migrations: Traversable) -> None:

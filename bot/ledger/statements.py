@@ -10,6 +10,9 @@ SQL is written with ``?`` placeholders and in the subset both dialects read alik
 differ, a statement says so with a flag the PostgreSQL driver honours (``lock``: take row
 locks with ``FOR UPDATE``, which SQLite's single writer never needs).
 
+Statements run once per row (``CommandMany``) carry a PostgreSQL form that takes arrays, so
+the server runs them once.
+
 A statement that breaks a unique constraint makes the driver throw ``UniqueViolation`` into
 the script at that ``yield``, whatever the database, so a body can turn it into a refusal.
 """
@@ -49,10 +52,17 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class CommandMany:
-    """One statement run once per argument tuple; the script gets nothing back."""
+    """One statement run once per argument tuple; the script gets the rows changed in all.
+
+    ``unnest`` is the same statement for PostgreSQL taking one array per column of
+    ``args_list`` (``unnest(?::bigint[], ?::text[]) AS m(a, b)``): the driver sends the
+    columns once and the server runs it once, where a statement per tuple would cost a round
+    trip and an execution each (a settlement has three such statements of one row per player).
+    """
 
     sql: str
     args_list: Sequence[Sequence[object]]
+    unnest: str
 
 
 Statement = Query | Command | CommandMany
@@ -113,10 +123,16 @@ def command(sql: str, *args: object) -> Script[int]:
     return changed
 
 
-def command_many(sql: str, args_list: Sequence[Sequence[object]]) -> Script[None]:
-    """Run a statement once per argument tuple (nothing when there are none)."""
-    if args_list:
-        yield CommandMany(sql, args_list)
+def command_many(
+    sql: str, args_list: Sequence[Sequence[object]], *, unnest: str
+) -> Script[int]:
+    """Run a statement once per argument tuple (``unnest``: on PostgreSQL, once for all of
+    them; see ``CommandMany``); the rows changed in all (0 when there are no tuples)."""
+    if not args_list:
+        return 0
+    changed = yield CommandMany(sql, args_list, unnest)
+    assert isinstance(changed, int)
+    return changed
 
 
 def placeholders(count: int) -> str:

@@ -186,8 +186,7 @@ def _execute(db: sqlite3.Connection, statement: Statement) -> object:
         case Command(sql, args):
             return db.execute(sql, args).rowcount
         case CommandMany(sql, args_list):
-            db.executemany(sql, args_list)
-            return None
+            return db.executemany(sql, args_list).rowcount
 
 
 def run_on_connection_thread(
