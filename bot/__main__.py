@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from bot.process import configure_logging
 from bot.settings import MISSING_TOKEN_HELP, Settings, SettingsError
@@ -28,17 +27,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def ledger_problem(location: str | Path) -> str | None:
-    """Why the chip ledger at ``location`` cannot be opened, or ``None``: checked before the
-    bot connects to Discord, so a wrong path or server is one line at once, not a failure
-    after login."""
-    from bot.ledger import Ledger, LedgerUnavailable
+async def start_problem(settings: Settings) -> str | None:
+    """Why the bot cannot start on its chip ledger, or ``None``: the database cannot be
+    opened, or another process runs one of this process's shards. Checked before the bot
+    connects to Discord, so either is one line at once, not a failure after login; the claim
+    taken here is this process's (the bot takes it again under the same name)."""
+    from bot.ledger import Ledger, LedgerUnavailable, ShardsTaken
+    from bot.process import PROCESS_TOKEN
+    from bot.tables.shard_lease import ShardLease
 
     try:
-        ledger = await Ledger.open(location)
+        ledger = await Ledger.open(settings.database)
     except LedgerUnavailable as error:
-        return error.reason
-    await ledger.close()
+        fix = ("check DATABASE_URL" if settings.database_url
+               else "set DATABASE_PATH to a database file")
+        return f"{error.reason}; {fix}."
+    try:
+        await ShardLease(ledger, PROCESS_TOKEN, settings.shards, settings.shard_lease).acquire()
+    except ShardsTaken as taken:
+        return f"cannot run {settings.shards}: {taken}."
+    finally:
+        await ledger.close()
     return None
 
 
@@ -54,16 +63,15 @@ def run_discord_bot() -> int:
         print(MISSING_TOKEN_HELP, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    problem = asyncio.run(ledger_problem(settings.database))
+    problem = asyncio.run(start_problem(settings))
     if problem is not None:
-        fix = ("check DATABASE_URL" if settings.database_url
-               else "set DATABASE_PATH to a database file")
-        print(f"error: {problem}; {fix}.", file=sys.stderr)
+        print(f"error: {problem}", file=sys.stderr)
         return 1
     import aiohttp
     import discord
 
     from bot.discord_ui.app import create_bot
+    from bot.ledger import ShardsTaken
     from bot.process import tune_garbage_collector
 
     bot = create_bot(settings)
@@ -77,6 +85,12 @@ def run_discord_bot() -> int:
     except (aiohttp.ClientConnectionError, OSError) as error:
         print(f"error: cannot reach Discord ({error}); check the network and try again.",
               file=sys.stderr)
+        return 1
+    except ShardsTaken as taken:
+        print(f"error: cannot run {settings.shards}: {taken}.", file=sys.stderr)
+        return 1
+    if bot.lost_claim is not None:
+        print(f"error: stopped: {bot.lost_claim}.", file=sys.stderr)
         return 1
     return 0
 

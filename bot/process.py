@@ -1,4 +1,5 @@
-"""Process start-up shared by the bot and the terminal game: logging, and collector tuning.
+"""Process start-up shared by the bot and the terminal game: logging, collector tuning, and
+the token that names this process.
 
 Logging goes to stderr in discord.py's format, at a level from ``LOG_LEVEL``.
 
@@ -15,9 +16,16 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
+import secrets
+import socket
 import sys
 
 LOG_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
+
+PROCESS_TOKEN = f"pid {os.getpid()} on {socket.gethostname()} ({secrets.token_hex(4)})"
+"""Names this process in the database (its claim on its shards): readable in an error
+message, and unique even when a restarted process gets the same pid."""
 
 
 def configure_logging(level: str = "INFO") -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from bot.shards import MAX_SHARDS, ShardSet
 
 DEFAULT_DATABASE_PATH = Path("data") / "holdem.sqlite3"
 
@@ -19,6 +21,11 @@ SNOWFLAKE_DIGITS = 20
 """Discord ids are 64-bit integers: at most 20 decimal digits."""
 API_PATH = "/api/v10"
 """The Discord API version the bot speaks; a REST proxy's address ends with it."""
+DEFAULT_SHARD_LEASE = 10.0
+"""Seconds a process's claim on its shards lasts without a heartbeat (renewed every third of
+it). A restarted process waits at most this long for a killed one's claim to lapse; shorter
+risks a slow database write (busy_timeout is 5 s) letting a live claim lapse."""
+MAX_SHARD_LEASE = 3600.0
 
 
 class SettingsError(ValueError):
@@ -36,6 +43,11 @@ class Settings:
     database_url: str | None = None
     """A ``postgresql://`` database shared by every process of the bot; when set, it holds the
     ledger instead of the SQLite file at ``database_path``."""
+    shards: ShardSet = field(default_factory=ShardSet)
+    """The shards this process runs and whose guilds' tables it owns (``SHARD_COUNT``,
+    ``SHARD_IDS``); shard 0 of 1, every guild, without them."""
+    shard_lease: float = DEFAULT_SHARD_LEASE
+    """``SHARD_LEASE_SECONDS``: how long the claim on the shards outlives its last heartbeat."""
     discord_api_base: str | None = None
     """Where REST calls go instead of ``https://discord.com/api/v10``: a REST proxy shared by
     the processes of one bot token, which then share its global rate limit."""
@@ -47,8 +59,8 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL and
-        DISCORD_API_BASE.
+        """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL,
+        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS and DISCORD_API_BASE.
 
         Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
@@ -65,8 +77,51 @@ class Settings:
             database_url=_database_url(env.get("DATABASE_URL", "")),
             dev_guild_id=int(guild_text) if guild_text else None,
             log_level=log_level,
+            shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
+            shard_lease=_lease(env.get("SHARD_LEASE_SECONDS", "").strip()),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "")),
         )
+
+
+def _shards(count_text: str, ids_text: str) -> ShardSet:
+    """SHARD_COUNT alone runs every shard; SHARD_IDS picks some of them."""
+    if not count_text:
+        if ids_text:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (the bot's total number of shards)")
+        return ShardSet()
+    if not (count_text.isdecimal() and len(count_text) <= 5
+            and 1 <= int(count_text) <= MAX_SHARDS):
+        raise SettingsError(f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS}, "
+                            f"not {count_text[:20]!r}")
+    count = int(count_text)
+    if not ids_text:
+        return ShardSet.all_of(count)
+    ids = []
+    for part in ids_text.split(","):
+        part = part.strip()
+        if not (part.isdecimal() and len(part) <= 5):
+            raise SettingsError(f"SHARD_IDS must be shard numbers separated by commas, "
+                                f"not {ids_text[:40]!r}")
+        if int(part) >= count:
+            raise SettingsError(f"SHARD_IDS lists shard {int(part)}, but SHARD_COUNT={count} "
+                                f"numbers shards 0 to {count - 1}")
+        if int(part) in ids:
+            raise SettingsError(f"SHARD_IDS lists shard {int(part)} twice")
+        ids.append(int(part))
+    return ShardSet(count, tuple(sorted(ids)))
+
+
+def _lease(text: str) -> float:
+    if not text:
+        return DEFAULT_SHARD_LEASE
+    try:
+        lease = float(text)
+    except ValueError:
+        lease = -1.0
+    if not 0.1 <= lease <= MAX_SHARD_LEASE:
+        raise SettingsError(f"SHARD_LEASE_SECONDS must be a number of seconds from 0.1 to "
+                            f"{MAX_SHARD_LEASE:g}, not {text[:20]!r}")
+    return lease
 
 
 def _database_url(text: str) -> str | None:
@@ -129,6 +184,7 @@ To run it on Discord:
        export DEV_GUILD_ID=<server id>            # optional: instant command sync in one server
        export LOG_LEVEL=INFO                      # optional
        export DISCORD_API_BASE=http://rest-proxy:8080/api/v10  # optional: a shared REST proxy
+       export SHARD_COUNT=4 SHARD_IDS=0,1         # optional: run some shards (see README)
        python -m bot
 
 To play offline in the terminal against bot opponents instead, no token needed:

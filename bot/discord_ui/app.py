@@ -8,12 +8,14 @@ them (no command sync wait, short edit interval, a seeded shuffle).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import discord
+import yarl
 from discord.ext import commands
 
 from bot.discord_ui.live_table import TableRenderer
@@ -23,12 +25,14 @@ from bot.discord_ui.views.amount_form import answer_form
 from bot.discord_ui.views.outdated import OutdatedButton
 from bot.discord_ui.views.run_it_twice import RunItTwiceButton
 from bot.discord_ui.views.table_controls import MyCardsButton, TurnButton
-from bot.ledger import Ledger, LedgerError
+from bot.ledger import Ledger, LedgerError, ShardClaimLost
+from bot.process import PROCESS_TOKEN
 from bot.render import render_cards, render_table
 from bot.settings import Settings
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
+from bot.tables.shard_lease import ShardLease
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +65,8 @@ class BotOptions:
     bot opponents think in a second process, so a busy bot uses both cores; tests turn it off
     for speed and determinism. ``dm_deadline`` is how long a DM may take before the person is
     sent to the My cards button instead. ``cooldowns`` limit how often one member may use a
-    command: ``{name: (uses, per seconds)}``.
+    command: ``{name: (uses, per seconds)}``. ``shard_owner`` names this bot in its claim on
+    its shards; two bots with the same name would not keep each other out.
     """
 
     sync_commands: bool = True
@@ -74,17 +79,28 @@ class BotOptions:
     dm_deadline: float = DM_DEADLINE_SECONDS
     cooldowns: Mapping[str, tuple[int, float]] = field(
         default_factory=lambda: dict(COMMAND_COOLDOWNS))
+    shard_owner: str = PROCESS_TOKEN
 
 
-class HoldemBot(commands.Bot):
-    """The bot: tables in channels, chips in the ledger, slash commands and buttons."""
+class HoldemBot(commands.AutoShardedBot):
+    """The bot: tables in channels, chips in the ledger, slash commands and buttons.
+
+    It runs the shards of ``settings.shards`` (shard 0 of 1 without sharding settings) and
+    owns the tables of their guilds: before it recovers anything it claims those shards in the
+    ledger, keeps the claim alive while it runs, and gives it up when it closes. If another
+    process takes the claim over (this one stalled past its lease), it stops its tables
+    without touching their chips and closes; ``lost_claim`` then says why.
+    """
 
     ledger: Ledger
     notifier: DiscordNotifier
     tables: TableManager
+    lost_claim: ShardClaimLost | None = None
 
     def __init__(self, settings: Settings, options: BotOptions) -> None:
         super().__init__(
+            shard_count=settings.shards.count,
+            shard_ids=list(settings.shards.ids),
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
             help_command=None,
@@ -94,11 +110,25 @@ class HoldemBot(commands.Bot):
         )
         self.settings = settings
         self.options = options
-        if settings.discord_api_base is not None:  # a REST proxy: every call, webhooks too
-            discord.http.Route.BASE = settings.discord_api_base
+        self._closing_for_loss: asyncio.Task[None] | None = None
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in and connect; with ``settings.discord_api_base`` (a REST proxy, or a test
+        server), to that API and the gateway it names instead of Discord's."""
+        if self.settings.discord_api_base is None:
+            return await super().start(token, reconnect=reconnect)
+        discord.http.Route.BASE = self.settings.discord_api_base
+        await self.login(token)
+        _, gateway, _ = await self.http.get_bot_gateway()
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+        await self.connect(reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         self.ledger = await Ledger.open(self.settings.database)
+        self.lease = ShardLease(self.ledger, self.options.shard_owner, self.settings.shards,
+                                self.settings.shard_lease)
+        await self.lease.acquire()
+        self.lease.keep(self._claim_lost)
         render_table, render_cards = _renderers(self.options.draw_images)
         self.notifier = DiscordNotifier(
             self, edit_interval=self.options.edit_interval,
@@ -110,6 +140,7 @@ class HoldemBot(commands.Bot):
             self.ledger, self.notifier, rng=self.options.rng,
             default_settings=self.options.table_settings,
             bot_worker=BotWorker() if self.options.bots_in_worker_process else None,
+            shards=self.settings.shards,
         )
         report = await self.tables.start()
         messages = await self.ledger.take_table_messages(report.tables_closed)
@@ -120,6 +151,13 @@ class HoldemBot(commands.Bot):
         self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
         if self.options.sync_commands:
             await self._sync_commands()
+
+    async def _claim_lost(self, lost: ShardClaimLost) -> None:
+        """Another process owns these tables now: stop them without moving a chip, then
+        close (from a task of its own: closing stops the heartbeat that calls this)."""
+        self.lost_claim = lost
+        await self.tables.abandon()
+        self._closing_for_loss = asyncio.get_running_loop().create_task(self.close())
 
     async def _remember_table_message(self, channel_id: int, message_id: int) -> None:
         try:
@@ -174,6 +212,12 @@ class HoldemBot(commands.Bot):
             await self.tables.shutdown()
         if hasattr(self, "notifier"):
             await self.notifier.close()
+        if hasattr(self, "lease") and self.lost_claim is None:
+            try:
+                await self.lease.release()
+            except LedgerError:
+                log.warning("could not release the claim on %s; it lapses in %g s",
+                            self.settings.shards, self.settings.shard_lease)
         if hasattr(self, "ledger"):
             await self.ledger.close()
         await super().close()

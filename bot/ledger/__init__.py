@@ -10,6 +10,7 @@ from here. Inside, one module per job:
 - ``hands``: a hand's start-of-hand snapshot and the checks on settling it;
 - ``audit``: the proof that no chip was created or lost;
 - ``schema``: the numbered migrations, found, ordered and applied;
+- ``shard_claims``: which process owns the tables of which guilds, held with a heartbeat;
 - ``validation``: checks on callers' arguments, before anything is written;
 - ``records``: the frozen records taken in and handed back;
 - ``errors``: the ledger's refusals, rooted in ``bot.errors.HoldemError``.
@@ -32,6 +33,8 @@ from bot.ledger.errors import (
     InvalidRequest,
     LedgerError,
     LedgerUnavailable,
+    ShardClaimLost,
+    ShardsTaken,
     UnbalancedHand,
     UnknownHand,
     UnknownPlayer,
@@ -90,6 +93,8 @@ __all__ = [
     "PlayerStats",
     "RecoveryReport",
     "ServerAverages",
+    "ShardClaimLost",
+    "ShardsTaken",
     "UnbalancedHand",
     "UnknownHand",
     "UnknownPlayer",

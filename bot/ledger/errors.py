@@ -79,3 +79,32 @@ def _duration(seconds: float) -> str:
     minutes = max(1, math.ceil(seconds / 60))
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m"
+
+
+class ShardsTaken(LedgerError):
+    """Another process holds a live claim on a shard this process wants (or runs with another
+    shard count, so its guilds overlap these). ``seconds_left`` is how long until that claim
+    lapses unless its holder renews it; ``expires_at`` is when, on the ledger's clock."""
+
+    def __init__(self, shard_id: int, shard_count: int, holder: str, expires_at: float,
+                 now: float, *, wanted_count: int) -> None:
+        self.shard_id = shard_id
+        self.shard_count = shard_count
+        self.holder = holder
+        self.expires_at = expires_at
+        self.seconds_left = max(0.0, expires_at - now)
+        other_count = (f"; every process must run with the same SHARD_COUNT, not "
+                       f"{shard_count} and {wanted_count}") if shard_count != wanted_count else ""
+        super().__init__(
+            f"shard {shard_id} of {shard_count} is claimed by another process ({holder}); its "
+            f"claim lapses in {self.seconds_left:.1f} s unless that process renews it, and a "
+            f"shard runs in one process at a time{other_count}")
+
+
+class ShardClaimLost(LedgerError):
+    """This process's claim on its shards is gone: it lapsed and another process took the
+    shards over (and recovered their hands). The process must stop owning their tables."""
+
+    def __init__(self, shards: str) -> None:
+        super().__init__(f"the claim on {shards} was taken over by another process after it "
+                         "lapsed; this process no longer owns their tables")

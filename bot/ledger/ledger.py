@@ -58,6 +58,7 @@ from bot.ledger.records import (
     ServerAverages,
 )
 from bot.ledger.schema import MIGRATIONS_DIR, migrate
+from bot.ledger.shard_claims import owned_guilds, release, renew, take
 from bot.ledger.statements import (
     Database,
     Script,
@@ -77,6 +78,7 @@ from bot.ledger.validation import (
     holder_of,
     player_key,
 )
+from bot.shards import ShardSet
 
 MAX_PAGE_SIZE = 100
 """The most rows one leaderboard page may hold."""
@@ -486,23 +488,28 @@ class Ledger:
 
         await self._db.write(body)
 
-    async def recover(self, running_table_ids: Collection[int] = ()) -> RecoveryReport:
+    async def recover(
+        self, running_table_ids: Collection[int] = (), shards: ShardSet | None = None
+    ) -> RecoveryReport:
         """Start-up repair: close every unsettled hand at its snapshot, and return the escrow
-        of tables not in ``running_table_ids`` to balances (bots' to the house)."""
+        of tables not in ``running_table_ids`` to balances (bots' to the house). With
+        ``shards``, only in the guilds on those shards: other processes own the rest."""
         keep = set(running_table_ids)
+        owned, owned_params = owned_guilds(shards)
 
         def body() -> Script[RecoveryReport]:
             now = self._clock()
             running = yield from rows(
-                "SELECT id FROM hands WHERE status = 'running' ORDER BY id", lock=True
-            )
+                f"SELECT id FROM hands WHERE status = 'running' AND {owned} ORDER BY id",
+                *owned_params, lock=True,
+            )  # fmt: skip
             hand_ids = [int(hand_id) for (hand_id,) in running]
             yield from close_refunded(hand_ids, now)
             escrows = yield from rows(
                 "SELECT id, guild_id, table_id, user_id, bot_name, chips FROM accounts"
-                " WHERE kind = 'escrow' AND chips > 0 ORDER BY id",
-                lock=True,
-            )
+                f" WHERE kind = 'escrow' AND chips > 0 AND {owned} ORDER BY id",
+                *owned_params, lock=True,
+            )  # fmt: skip
             stranded = [row for row in escrows if row[2] not in keep]
             for escrow_id, guild_id, _table_id, user_id, bot_name, chips in stranded:
                 owner_id = yield from owner_account(guild_id, user_id, bot_name)
@@ -514,6 +521,28 @@ class Ledger:
             )
 
         return await self._db.write(body)
+
+    # ----------------------------------------------------------------- shard claims
+
+    async def claim_shards(self, owner: str, shards: ShardSet, lease: float) -> None:
+        """Claim ``shards`` for ``owner`` (a token unique to one process) for ``lease``
+        seconds, all or none, in one transaction; claiming again what ``owner`` holds renews
+        it. ``ShardsTaken`` names a shard another owner holds (or a live claim made with
+        another shard count) and how long until it lapses; ``InvalidRequest`` for an empty
+        owner or a lease that is not positive."""
+        _check_claim(owner, lease)
+        await self._db.write(lambda: take(owner, shards, self._clock(), lease))
+
+    async def renew_shards(self, owner: str, shards: ShardSet, lease: float) -> None:
+        """The heartbeat: extend ``owner``'s claim on ``shards`` by ``lease`` seconds from now.
+        ``ShardClaimLost`` when another process has taken any of them over."""
+        _check_claim(owner, lease)
+        await self._db.write(lambda: renew(owner, shards, self._clock(), lease))
+
+    async def release_shards(self, owner: str) -> None:
+        """Drop every claim of ``owner`` (on a clean shutdown, once its tables are closed)."""
+        _check_claim(owner, 1.0)
+        await self._db.write(lambda: release(owner))
 
     # ----------------------------------------------------------------- records
 
@@ -754,6 +783,13 @@ class Ledger:
         """Check that every account equals the sum of its entries, that all chips equal what
         was granted, and that every running hand's escrow still equals its snapshot."""
         return await self._db.read(audit_report)
+
+
+def _check_claim(owner: str, lease: float) -> None:
+    if not isinstance(owner, str) or not owner:
+        raise InvalidRequest("A shard claim needs its owner's token.")
+    if not lease > 0:
+        raise InvalidRequest("A shard claim's lease must be a positive number of seconds.")
 
 
 async def _open_postgres(url: str, migrations: Traversable | None) -> Database:

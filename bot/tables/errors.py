@@ -31,6 +31,15 @@ class TableClosed(TableError):
         super().__init__("This table is closing; try again in a moment.")
 
 
+class NotOurServer(TableError):
+    """The server is on a shard another process of the bot runs (its events should not
+    reach this one)."""
+
+    def __init__(self) -> None:
+        super().__init__("Another instance of the bot runs this server's tables, so this one "
+                         "can do nothing here; please try again in a minute.")
+
+
 class AlreadySeated(TableError):
     """The person already has a seat at this table."""
 

@@ -13,12 +13,14 @@ fault costs one attempt per table every ``LEDGER_RETRY_CAP`` seconds, not one pe
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import TypeVar
 
 from bot.errors import HoldemError
 from bot.ledger import HandParticipant, LedgerUnavailable, PlayerKey, RecoveryReport
+from bot.shards import ShardSet
 from bot.tables.ledger_port import TableLedger
 
 log = logging.getLogger(__name__)
@@ -75,16 +77,22 @@ class GuardedLedger:
     on a database that refuses writes, so reads do not end an outage).
     """
 
-    __slots__ = ("_failing", "_ledger")
+    __slots__ = ("_failing", "_fenced", "_ledger")
 
     def __init__(self, ledger: TableLedger) -> None:
         self._ledger = ledger
         self._failing = False
+        self._fenced = False
 
     @property
     def failing(self) -> bool:
         """True while the ledger is failing (since a fault, until a write succeeds)."""
         return self._failing
+
+    def fence(self) -> None:
+        """Refuse every call from now on, as a fault: another process owns these tables now,
+        and only it may move their chips."""
+        self._fenced = True
 
     async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:
         """See ``TableLedger.ensure_player``."""
@@ -125,9 +133,9 @@ class GuardedLedger:
         """See ``TableLedger.refund_hand``."""
         await self._write(self._ledger.refund_hand(hand_id))
 
-    async def recover(self) -> RecoveryReport:
+    async def recover(self, *, shards: ShardSet | None = None) -> RecoveryReport:
         """See ``TableLedger.recover``."""
-        return await self._write(self._ledger.recover())
+        return await self._write(self._ledger.recover(shards=shards))
 
     async def guild_settings(self, guild_id: int) -> Mapping[str, object]:
         """See ``TableLedger.guild_settings``."""
@@ -141,6 +149,10 @@ class GuardedLedger:
         return await self._call(call, write=True)
 
     async def _call(self, call: Awaitable[_T], *, write: bool) -> _T:
+        if self._fenced:
+            if inspect.iscoroutine(call):
+                call.close()
+            raise LedgerUnavailable("this process no longer owns the table")
         try:
             result = await call
         except HoldemError:

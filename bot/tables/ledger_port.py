@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from bot.ledger import HandParticipant, PlayerKey, RecoveryReport
+from bot.shards import ShardSet
 
 
 class TableLedger(Protocol):
@@ -63,8 +64,9 @@ class TableLedger(Protocol):
         """Abort the hand: its players keep their start-of-hand stacks."""
         ...
 
-    async def recover(self) -> RecoveryReport:
-        """Start-up repair: close hands cut short by a crash, return idle escrow."""
+    async def recover(self, *, shards: ShardSet | None = None) -> RecoveryReport:
+        """Start-up repair: close hands cut short by a crash, return idle escrow; with
+        ``shards``, only in the guilds on them."""
         ...
 
     async def guild_settings(self, guild_id: int) -> Mapping[str, object]:

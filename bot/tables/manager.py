@@ -14,8 +14,9 @@ import random
 from collections.abc import Sequence
 
 from bot.ledger import RecoveryReport
+from bot.shards import ShardSet
 from bot.tables.bot_worker import BotWorker
-from bot.tables.errors import NoTableHere, TableClosed
+from bot.tables.errors import NoTableHere, NotOurServer, TableClosed
 from bot.tables.ledger_guard import GuardedLedger
 from bot.tables.ledger_port import TableLedger
 from bot.tables.notifier import Notifier, TableState, Turn
@@ -34,7 +35,9 @@ class TableManager:
     ``rng`` seeds shuffles and bot choices (tests pass ``random.Random(seed)``; by default the
     deck is shuffled with the OS CSPRNG). ``bot_worker``, when given, makes the bots'
     equity-simulating decisions in its process (another core); the manager closes it at
-    shutdown. Without one they run inline (see ``bot.tables.bots``).
+    shutdown. Without one they run inline (see ``bot.tables.bots``). ``shards`` are the
+    shards whose guilds' tables this process owns (all of them by default): it opens and
+    recovers tables only there, and refuses the rest with ``NotOurServer``.
     """
 
     def __init__(
@@ -45,8 +48,10 @@ class TableManager:
         rng: random.Random | None = None,
         default_settings: TableSettings | None = None,
         bot_worker: BotWorker | None = None,
+        shards: ShardSet | None = None,
     ) -> None:
         self._ledger = GuardedLedger(ledger)
+        self._shards = shards or ShardSet()
         self._notifier = notifier
         self._rng = rng
         self._default_settings = default_settings or TableSettings()
@@ -58,8 +63,9 @@ class TableManager:
 
     async def start(self) -> RecoveryReport:
         """Run the ledger's recovery (hands cut short by a crash go back to their
-        start-of-hand stacks) before any table opens; returns the ledger's report."""
-        report = await self._ledger.recover()
+        start-of-hand stacks) in the guilds on this process's shards, before any table opens;
+        returns the ledger's report."""
+        report = await self._ledger.recover(shards=self._shards)
         log.info("ledger recovery: %s", report)
         return report
 
@@ -72,6 +78,12 @@ class TableManager:
         await asyncio.gather(*(table.close() for table in tables))
         if self._bot_worker is not None:
             self._bot_worker.close()
+
+    async def abandon(self) -> None:
+        """Stop every table without touching the ledger, because another process has taken
+        these tables over (and recovered their hands): nothing here may move their chips."""
+        self._ledger.fence()
+        await self.shutdown()
 
     async def close_table(self, channel_id: int) -> bool:
         """Close the channel's table as ``shutdown`` closes them all: a hand in progress is
@@ -226,6 +238,8 @@ class TableManager:
         table = self._table_if_open(channel_id)
         if table is not None:
             return table
+        if not self._shards.owns(guild_id):
+            raise NotOurServer()
         settings = await self.guild_settings(guild_id)
         # No await from here on: a racing request that opened the table meanwhile wins.
         table = self._table_if_open(channel_id)

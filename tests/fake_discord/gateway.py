@@ -1,8 +1,11 @@
 """The fake gateway: a websocket speaking Discord's gateway protocol in plain JSON text frames.
 
 HELLO, then heartbeat ACKs; IDENTIFY is answered with READY and one GUILD_CREATE per guild
-(with every member, so discord.py needs no chunking); RESUME with RESUMED. Tests push events
-(INTERACTION_CREATE) through ``dispatch`` to the client connected last.
+of the shard it names (with every member, so discord.py needs no chunking); RESUME with
+RESUMED. Several connections may be open at once, one per shard, from one process or several.
+Tests push events (INTERACTION_CREATE) through ``dispatch``, which sends a guild's events to
+the connection of its shard, ``(guild_id >> 22) % shard_count``, and direct-message events to
+shard 0, as Discord does; a connection that names no shard is shard 0 of 1.
 """
 
 from __future__ import annotations
@@ -39,6 +42,13 @@ class GatewaySession:
         self.session_id = secrets.token_hex(16)
         self.sequence = 0
         self.identified = False
+        self.shard: tuple[int, int] = (0, 1)
+        """``(shard_id, shard_count)`` from IDENTIFY."""
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether a guild's events (``None``: a direct message's) go to this connection."""
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, op: int, data: object) -> None:
         await self.socket.send_str(json.dumps({"op": op, "d": data}))
@@ -55,6 +65,8 @@ class Gateway:
     def __init__(self, world: World) -> None:
         self.world = world
         self.sessions: list[GatewaySession] = []
+        self._shards: dict[str, tuple[int, int]] = {}
+        """The shard of every session id ever identified, for RESUME on a new socket."""
 
     def install(self, app: web.Application) -> None:
         app.router.add_get("/gateway", self.serve)
@@ -62,15 +74,22 @@ class Gateway:
     @property
     def live(self) -> GatewaySession | None:
         """The most recent identified session whose socket is still open."""
+        return self.live_for(None, any_shard=True)
+
+    def live_for(self, guild_id: int | None, *, any_shard: bool = False) -> GatewaySession | None:
+        """The most recent open session that serves the guild (``None``: direct messages)."""
         for session in reversed(self.sessions):
-            if session.identified and not session.socket.closed:
+            if (session.identified and not session.socket.closed
+                    and (any_shard or session.serves(guild_id))):
                 return session
         return None
 
-    async def dispatch(self, event: str, data: JSON) -> None:
-        session = self.live
+    async def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None) -> None:
+        """Send an event to the connection of ``guild_id``'s shard (``None``: shard 0)."""
+        session = self.live_for(guild_id)
         if session is None:
-            raise RuntimeError(f"cannot send {event}: no client is connected (use run_client)")
+            raise RuntimeError(f"cannot send {event}: no client is connected for the shard of "
+                               f"guild {guild_id} (use run_client)")
         await session.dispatch(event, data)
 
     async def close_all(self) -> None:
@@ -100,8 +119,12 @@ class Gateway:
         if op == Op.HEARTBEAT:
             await session.send(Op.HEARTBEAT_ACK, None)
         elif op == Op.IDENTIFY:
+            shard = data.get("shard") or [0, 1]
+            session.shard = (int(shard[0]), int(shard[1]))
             await self._identify(session)
         elif op == Op.RESUME:
+            session.shard = self._shards.get(str(data.get("session_id")), (0, 1))
+            session.session_id = str(data.get("session_id"))
             session.identified = True
             await session.dispatch("RESUMED", {})
         elif op == Op.REQUEST_GUILD_MEMBERS:
@@ -117,10 +140,13 @@ class Gateway:
     async def _identify(self, session: GatewaySession) -> None:
         world = self.world
         session.identified = True
+        self._shards[session.session_id] = session.shard
+        guilds = [guild for guild in world.guilds.values() if session.serves(guild.id)]
         await session.dispatch("READY", {
             "v": 10,
             "user": world.user_json(world.bot.id),
-            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in world.guilds],
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
+            "shard": list(session.shard),
             "session_id": session.session_id,
             "resume_gateway_url": world.base_url.replace("http", "ws", 1) + "/gateway",
             "application": {"id": str(world.application_id), "flags": 0},
@@ -129,5 +155,5 @@ class Gateway:
             "presences": [],
             "_trace": ["fake-discord"],
         })
-        for guild in world.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", world.guild_json(guild))

@@ -134,7 +134,7 @@ class RestApi:
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         url = self.world.base_url.replace("http", "ws", 1) + "/gateway"
-        return json_response({"url": url, "shards": 1, "session_start_limit": {
+        return json_response({"url": url, "shards": self.world.shard_count, "session_start_limit": {
             "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
 
     # ----------------------------------------------------------------- commands

@@ -57,11 +57,13 @@ class FakeDiscord:
 
     ``interaction_deadline`` is how late a first answer may come before Discord's "Unknown
     interaction" error; ``answer_timeout`` is how long ``slash``/``click``/``submit_modal`` wait.
+    ``shard_count`` is the number of shards ``GET /gateway/bot`` recommends and that
+    ``add_guild(shard=...)`` places guilds on.
     """
 
     def __init__(self, *, bot_name: str = "Hold'em", interaction_deadline: float = 3.0,
-                 answer_timeout: float = 3.0) -> None:
-        self.world = World(bot_name)
+                 answer_timeout: float = 3.0, shard_count: int = 1) -> None:
+        self.world = World(bot_name, shard_count=shard_count)
         self.answer_timeout = answer_timeout
         self._rest = RestApi(self.world, interaction_deadline=interaction_deadline)
         self._gateway = Gateway(self.world)
@@ -130,19 +132,25 @@ class FakeDiscord:
     # ----------------------------------------------------------------- setup
 
     @property
+    def api_base(self) -> str:
+        """The API's base URL, for a bot in another process (``DISCORD_API_BASE``)."""
+        return self.world.base_url + API_PREFIX
+
+    @property
     def bot_user_id(self) -> int:
         """The bot's user id, which is also its application id."""
         return self.world.bot.id
 
     def add_guild(self, name: str = "Test Server", channels: Iterable[str] = ("general",),
-                  *, owner: str = "owner") -> FakeGuild:
-        """A guild with text ``channels``, an owner user, and the bot as a member."""
+                  *, owner: str = "owner", shard: int = 0) -> FakeGuild:
+        """A guild with text ``channels``, an owner user, and the bot as a member, on
+        ``shard`` (of ``shard_count``)."""
         if self._gateway.live is not None:
             raise RuntimeError("add guilds before run_client: they are sent on login")
         world = self.world
         owner_user = world.new_id()
         world.users[owner_user] = FakeUser(owner_user, owner)
-        guild = FakeGuild(world.new_id(), name, owner_user)
+        guild = FakeGuild(world.new_id_on_shard(shard), name, owner_user)
         guild.roles.append(FakeRole(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0))
         for channel_name in channels:
             channel = FakeChannel(world.new_id(), guild.id, channel_name)
@@ -191,13 +199,13 @@ class FakeDiscord:
         payload = self.world.channel_json(channel)
         del guild.channels[channel.name]
         del self.world.channels[channel_id]
-        await self._gateway.dispatch("CHANNEL_DELETE", payload)
+        await self._gateway.dispatch("CHANNEL_DELETE", payload, guild_id=guild.id)
 
     async def remove_bot(self, guild_id: int) -> None:
         """Kick the bot from a guild: GUILD_DELETE (not unavailable) is sent."""
         guild = self.world.guilds[guild_id]
         guild.members.pop(self.world.bot.id, None)
-        await self._gateway.dispatch("GUILD_DELETE", {"id": str(guild_id)})
+        await self._gateway.dispatch("GUILD_DELETE", {"id": str(guild_id)}, guild_id=guild_id)
 
     def hide_channel(self, channel_id: int, user_id: int) -> None:
         """Deny the member View Channel in one channel (an overwrite; set before run_client,
@@ -291,7 +299,7 @@ class FakeDiscord:
             message=world.message_json(source) if source else None,
             app_permissions=((1 << 53) - 1) & ~channel.bot_denied,
         )
-        await self._gateway.dispatch("INTERACTION_CREATE", payload)
+        await self._gateway.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
         try:
             await asyncio.wait_for(record.answered.wait(), self.answer_timeout)
         except TimeoutError:

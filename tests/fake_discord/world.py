@@ -41,8 +41,9 @@ class UploadedFile:
 class World:
     """Everything the fake Discord knows, shared by its REST API, gateway and test API."""
 
-    def __init__(self, bot_name: str) -> None:
+    def __init__(self, bot_name: str, *, shard_count: int = 1) -> None:
         self._ids = itertools.count(1_100_000_000_000_000_000)
+        self.shard_count = shard_count
         self.started = time.monotonic()
         self.base_url = ""
         self.bot = FakeUser(self.new_id(), bot_name, bot=True)
@@ -60,6 +61,15 @@ class World:
 
     def new_id(self) -> int:
         return next(self._ids)
+
+    def new_id_on_shard(self, shard: int) -> int:
+        """A new id that, as a guild id, is on ``shard``: ``(id >> 22) % shard_count``."""
+        if not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} is outside 0..{self.shard_count - 1}")
+        block = (self.new_id() >> 22) + 1
+        block += (shard - block) % self.shard_count
+        self._ids = itertools.count((block << 22) + 1)
+        return block << 22
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started

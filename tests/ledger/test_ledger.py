@@ -79,15 +79,17 @@ def copy_first_migration(directory: Path) -> None:
     (directory / "001_initial.sql").write_bytes((MIGRATIONS_DIR / "001_initial.sql").read_bytes())
 
 
-def test_the_migrations_ship_inside_the_package() -> None:
-    shipped = files("bot.ledger") / "migrations" / "sqlite"
+@pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
+def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
+    shipped = files("bot.ledger") / "migrations" / dialect
     assert sorted(entry.name for entry in shipped.iterdir() if entry.name.endswith(".sql")) == [
         "001_initial.sql",
         "002_one_running_hand_per_table.sql",
         "003_table_messages.sql",
+        "004_shard_claims.sql",
         "005_hand_replays.sql",
     ]
-    assert [version for version, _ in migration_files(MIGRATIONS_DIR)] == [1, 2, 3, 5]
+    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5]
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ class HelpCog(commands.Cog, name="Help"):
         await reply(interaction, embed=help_embed(self.bot))
 
 
-def help_embed(bot: commands.Bot) -> discord.Embed:
+def help_embed(bot: HoldemBot) -> discord.Embed:
     """One field per cog listing its slash commands."""
     embed = discord.Embed(title="Hold'em for Discord", description=INTRODUCTION,
                           colour=TABLE_COLOUR)
