@@ -53,6 +53,7 @@ from urllib.parse import urlsplit
 from bot.errors import HoldemError, NotEnoughChips
 from bot.ledger import AuditReport, Ledger
 from bot.process import tune_garbage_collector
+from bot.shards import ShardSet
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
@@ -485,16 +486,19 @@ class Window(Protocol):
 
 async def run(
     tables: int, seconds: float, seed: int, location: str | Path, window: Window,
-    profile_path: Path | None = None, *, bots_inline: bool = False, worker_index: int = 0,
+    profile_path: Path | None = None, *, bots_inline: bool = False,
+    shards: ShardSet | None = None,
 ) -> Measurement:
     """Seat ``tables`` tables on the ledger at ``location``, play for ``seconds`` between the
     edges of ``window``, shut down; return what was measured (and the profile of the
     measured seconds in ``profile_path``, if given). Bots' simulating decisions run in a
-    worker process, or on the event loop with ``bots_inline``. Worker ``worker_index`` of a
-    multi-process run plays in a guild and channels of its own, as a process owning its
-    shards' guilds does."""
+    worker process, or on the event loop with ``bots_inline``. A worker of a multi-process run
+    owns one of ``shards`` and plays in a guild on it, at channels of its own, as the bot's
+    processes do (its start-up recovery then leaves the other workers' tables alone)."""
+    shards = shards or ShardSet()
+    (worker_index,) = shards.ids if shards.count > 1 else (0,)
     rng = random.Random(seed + worker_index)
-    guild = GUILD + worker_index
+    guild = GUILD + (worker_index << 22)  # on shard worker_index
     errors = ErrorLog()
     bot_logger = logging.getLogger("bot")
     bot_logger.addHandler(errors)
@@ -504,7 +508,8 @@ async def run(
         people = SimulatedPeople(random.Random(rng.getrandbits(64)))
         worker = None if bots_inline else BotWorker()
         manager = TableManager(counting, people, rng=random.Random(rng.getrandbits(64)),
-                               default_settings=TableSettings.instant(), bot_worker=worker)
+                               default_settings=TableSettings.instant(), bot_worker=worker,
+                               shards=shards)
         people.manager = manager
         await manager.start()
         baseline_kb = peak_rss_kb()
@@ -624,7 +629,7 @@ def run_in_processes(arguments: argparse.Namespace, url: str) -> Figures:
     workers = [
         subprocess.Popen(
             [sys.executable, "-m", "benchmarks.tables", "--worker", str(index),
-             "--tables", str(share), "--seconds", str(arguments.seconds),
+             "--processes", str(count), "--tables", str(share), "--seconds", str(arguments.seconds),
              "--seed", str(arguments.seed), "--database-url", url,
              *(["--bots-inline"] if arguments.bots_inline else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -710,7 +715,7 @@ def main(argv: Sequence[str] | None = None) -> Figures | None:
         measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
                                    arguments.database_url, SignalledWindow(),
                                    bots_inline=arguments.bots_inline,
-                                   worker_index=arguments.worker))
+                                   shards=ShardSet(arguments.processes, (arguments.worker,))))
         print(json.dumps(asdict(measured)), flush=True)
         return None
     if arguments.database_url:

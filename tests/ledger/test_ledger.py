@@ -68,7 +68,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
-    "guild_settings", "table_messages",
+    "guild_settings", "table_messages", "shard_claims",
 }  # fmt: skip
 
 
@@ -107,7 +107,8 @@ def test_a_zipped_package_finds_its_migrations(tmp_path: Path) -> None:
     root = Path(bot.__file__).parent
     archive = tmp_path / "bot.zip"
     with zipfile.ZipFile(archive, "w") as zipped:
-        for source in [root / "__init__.py", root / "errors.py", *(root / "ledger").rglob("*")]:
+        for source in [root / "__init__.py", root / "errors.py", root / "shards.py",
+                       *(root / "ledger").rglob("*")]:
             if source.suffix in {".py", ".sql"}:
                 zipped.write(source, source.relative_to(root.parent))
     database = tmp_path / "zipped.sqlite3"
