@@ -62,11 +62,11 @@ def run_discord_bot() -> int:
     if settings.token is None:
         print(MISSING_TOKEN_HELP, file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
-    problem = asyncio.run(start_problem(settings))
+    problem = asyncio.run(start_problem(settings))  # before logging: a refusal is one line
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    configure_logging(settings.log_level)
     import aiohttp
     import discord
 
