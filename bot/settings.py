@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from bot.shards import MAX_SHARDS, ShardSet
 
@@ -124,6 +124,15 @@ def _lease(text: str) -> float:
     return lease
 
 
+def _split_url(text: str) -> SplitResult | None:
+    """``text`` split as a URL, or ``None`` when it cannot be one (a bad port or host)."""
+    try:
+        parts = urlsplit(text)
+        return parts if parts.port is None or parts.port > 0 else None
+    except ValueError:
+        return None
+
+
 def _database_url(text: str) -> str | None:
     """A PostgreSQL URL with a host and a database name, ``None`` when unset.
 
@@ -133,15 +142,13 @@ def _database_url(text: str) -> str | None:
     text = text.strip()
     if not text:
         return None
-    try:
-        parts = urlsplit(text)
-        port_ok = parts.port is None or parts.port > 0
-    except ValueError:
-        port_ok = False
-    database = parts.path.removeprefix("/")
-    if not (port_ok and parts.scheme in ("postgresql", "postgres") and parts.hostname
+    parts = _split_url(text)
+    database = parts.path.removeprefix("/") if parts else ""
+    if not (parts and parts.scheme in ("postgresql", "postgres") and parts.hostname
             and database and "/" not in database):
-        shown = f"{parts.scheme}://{parts.hostname or ''}…" if parts.scheme else text[:40]
+        scheme, separator, _ = text.partition("://")  # never the password it may hold
+        host = (parts.hostname or '') if parts else ''
+        shown = f"{scheme}://{host}…" if separator else text[:40]
         raise SettingsError("DATABASE_URL must look like postgresql://user:password@host:5432/"
                             f"database, not {shown!r}")
     return text
@@ -156,12 +163,8 @@ def _api_base(text: str) -> str | None:
     text = text.strip().rstrip("/")
     if not text:
         return None
-    try:
-        parts = urlsplit(text)
-        port_ok = parts.port is None or parts.port > 0
-    except ValueError:
-        port_ok = False
-    if not (port_ok and parts.scheme in ("http", "https") and parts.hostname
+    parts = _split_url(text)
+    if not (parts and parts.scheme in ("http", "https") and parts.hostname
             and not parts.query and not parts.fragment and parts.path.endswith(API_PATH)):
         raise SettingsError(f"DISCORD_API_BASE must be an http(s) address ending in "
                             f"{API_PATH} (a Discord REST proxy), not {text[:80]!r}")

@@ -75,6 +75,7 @@ def test_a_database_url_puts_the_ledger_on_postgresql():
     "postgresql://holdem@db:port/x",    # not a port
     "postgresql:///holdem",             # no host
     "db.example/holdem",                # not a URL
+    "postgresql://holdem@[::1/holdem",  # a host that cannot be parsed
 ])  # fmt: skip
 def test_a_database_url_that_is_not_one_is_rejected_without_showing_a_password(url: str):
     with pytest.raises(SettingsError, match="DATABASE_URL must look like postgresql://") as error:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
@@ -38,6 +38,7 @@ from bot.ledger.statements import (
     Query,
     Script,
     ScriptFactory,
+    ScriptRun,
     Statement,
     UniqueViolation,
 )
@@ -163,24 +164,17 @@ class PostgresTransactions:
     async def _run_script(self, connection: Connection, script: Script[T]) -> T:
         """Run each statement the script yields and send it the result; a broken unique
         constraint is thrown into the script as ``UniqueViolation``."""
-        outcome: list[T] = []
-
-        def keep_result() -> Generator[Statement, object, None]:
-            outcome.append((yield from script))
-
-        steps = keep_result()
-        result: object = None
-        failure: UniqueViolation | None = None
-        while True:
-            try:
-                statement = steps.send(result) if failure is None else steps.throw(failure)
-            except StopIteration:
-                return outcome[0]
-            failure = None
+        run = ScriptRun(script)
+        statement = run.next_statement()
+        while statement is not None:
             try:
                 result = await self._statement(connection, statement)
             except asyncpg.UniqueViolationError as error:
                 failure = UniqueViolation(f"{error.constraint_name}: {error}")
+                statement = run.next_statement(failure=failure)
+            else:
+                statement = run.next_statement(result)
+        return run.value
 
     async def _statement(self, connection: Connection, statement: Statement) -> object:
         match statement:

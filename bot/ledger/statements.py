@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -101,6 +101,33 @@ class Database(Protocol):
 class UniqueViolation(Exception):
     """Thrown into a script where its statement broke a unique constraint (either database);
     the message names the constraint or its columns, as the database reported it."""
+
+
+class ScriptRun(Generic[T]):
+    """One run of a script, stepped by a driver: ``next_statement`` hands out each statement
+    after taking the previous one's result (or the ``UniqueViolation`` it raised), and
+    ``None`` once the script has returned ``value``."""
+
+    def __init__(self, script: Script[T]) -> None:
+        self._outcome: list[T] = []
+        self._steps = self._keep_result(script)
+
+    def _keep_result(self, script: Script[T]) -> Generator[Statement, object, None]:
+        self._outcome.append((yield from script))
+
+    def next_statement(
+        self, result: object = None, failure: UniqueViolation | None = None
+    ) -> Statement | None:
+        """The next statement to run, given the last one's result or failure."""
+        try:
+            return self._steps.send(result) if failure is None else self._steps.throw(failure)
+        except StopIteration:
+            return None
+
+    @property
+    def value(self) -> T:
+        """What the script returned (once ``next_statement`` has said ``None``)."""
+        return self._outcome[0]
 
 
 def rows(sql: str, *args: object, lock: bool = False) -> Script[list[Row]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Concatenate, Generic, ParamSpec, Protocol, TypeVar
 
 import aiosqlite
@@ -28,6 +28,7 @@ from bot.ledger.statements import (
     Query,
     Script,
     ScriptFactory,
+    ScriptRun,
     Statement,
     UniqueViolation,
 )
@@ -157,26 +158,18 @@ def _body(script: ScriptFactory[T]) -> Callable[[sqlite3.Connection], T]:
 def run_script(db: sqlite3.Connection, script: Script[T]) -> T:
     """Run each statement the script yields and send it the result; a broken unique
     constraint is thrown into the script as ``UniqueViolation``."""
-    outcome: list[T] = []
-
-    def keep_result() -> Generator[Statement, object, None]:
-        outcome.append((yield from script))
-
-    steps = keep_result()
-    result: object = None
-    failure: UniqueViolation | None = None
-    while True:
-        try:
-            statement = steps.send(result) if failure is None else steps.throw(failure)
-        except StopIteration:
-            return outcome[0]
-        failure = None
+    run = ScriptRun(script)
+    statement = run.next_statement()
+    while statement is not None:
         try:
             result = _execute(db, statement)
         except sqlite3.IntegrityError as error:
             if "UNIQUE constraint failed" not in str(error):
                 raise
-            failure = UniqueViolation(str(error))
+            statement = run.next_statement(failure=UniqueViolation(str(error)))
+        else:
+            statement = run.next_statement(result)
+    return run.value
 
 
 def _execute(db: sqlite3.Connection, statement: Statement) -> object:
