@@ -53,8 +53,10 @@ POSTGRES_MIGRATIONS_DIR: Traversable = files("bot.ledger") / "migrations" / "pos
 
 MAX_ATTEMPTS = 5
 """How many times an operation runs before a retryable failure reaches its caller. Row locks
-taken in a fixed order make a retry rare (none in ``benchmarks.tables --processes 2``); five
-covers a burst of them without hiding a real fault for long."""
+taken in a fixed order leave only the aborts the server decides on its own (a row another
+process inserted first, a deadlock with some other client); a handful of attempts rides out a
+burst of those without hiding a lasting fault. The count is a judgement, not a measurement:
+no benchmark run has surfaced a retryable error (``benchmarks.tables --processes 2``)."""
 
 CONNECT_TIMEOUT_SECONDS = 10.0
 """How long opening the ledger waits for the server before saying it is unreachable."""
