@@ -41,6 +41,10 @@ def migrate(db: sqlite3.Connection, migrations: Traversable) -> None:
 
 def _migration(version: int, path: Traversable) -> Callable[[sqlite3.Connection], None]:
     def apply(db: sqlite3.Connection) -> None:
+        # Another process opening the same new file may have applied it since we looked: the
+        # write lock is ours now, so this look is the one that counts.
+        if db.execute("SELECT 1 FROM schema_version WHERE version = ?", (version,)).fetchone():
+            return
         for statement in _statements(path.read_text(encoding="utf-8")):
             db.execute(statement)
         db.execute(

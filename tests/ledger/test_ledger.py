@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import subprocess
 import sys
@@ -31,7 +32,7 @@ from bot.ledger import (
     UnknownHand,
     UnknownPlayer,
 )
-from bot.ledger.schema import migration_files
+from bot.ledger.schema import migrate, migration_files
 from tests.ledger.conftest import FakeClock
 
 GUILD, OTHER_GUILD, TABLE, ALICE, BOB = 1, 2, 100, 11, 12
@@ -758,3 +759,24 @@ async def test_table_messages_are_remembered_per_channel_and_handed_out_once(tmp
         assert await ledger.take_table_messages([100, 200]) == {200: 3}
         with pytest.raises(InvalidRequest):
             await ledger.save_table_message(100, "x")
+
+
+def test_two_processes_opening_a_new_file_at_once_apply_each_migration_once(
+    tmp_path: Path,
+) -> None:
+    """The second one to take the write lock finds the migration already applied by the first,
+    although it saw none when it started (two bot processes starting on one new file)."""
+    path = tmp_path / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as late, \
+            contextlib.closing(sqlite3.connect(path, isolation_level=None)) as early:
+        late.execute("PRAGMA busy_timeout = 5000")
+
+        def let_the_other_migrate_first(statement: str) -> None:
+            if statement.startswith("BEGIN IMMEDIATE"):
+                late.set_trace_callback(None)
+                migrate(early, MIGRATIONS_DIR)
+
+        late.set_trace_callback(let_the_other_migrate_first)
+        migrate(late, MIGRATIONS_DIR)
+        versions = late.execute("SELECT version FROM schema_version ORDER BY 1").fetchall()
+    assert versions == SHIPPED_VERSIONS
