@@ -9,6 +9,7 @@ that moves chips is in ``accounts`` and ``hands``; this module composes it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
@@ -68,7 +69,7 @@ from bot.ledger.statements import (
     first_row,
     rows,
 )
-from bot.ledger.transactions import Transactions, configure
+from bot.ledger.transactions import BUSY_TIMEOUT_MS, Transactions, configure
 from bot.ledger.validation import (
     MAX_CHIPS,
     check_amount,
@@ -820,7 +821,7 @@ async def _open_sqlite(
         db = await aiosqlite.connect(path, isolation_level=None)
     transactions = Transactions(db, group_commit=group_commit)
     try:
-        await transactions.call(configure)
+        await _configure(transactions)
         await transactions.call(migrate, migrations)
     except sqlite3.DatabaseError as error:
         await db.close()
@@ -831,6 +832,26 @@ async def _open_sqlite(
         await db.close()
         raise
     return transactions
+
+
+async def _configure(transactions: Transactions) -> None:
+    """Set the connection's pragmas. While another process switches a new file to WAL, SQLite
+    answers "database is locked" at once instead of waiting out the busy timeout (seen with two
+    bot processes starting on one new file), so try again until that timeout has passed."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            await transactions.call(configure)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(CONFIGURE_RETRY_SECONDS)
+
+
+CONFIGURE_RETRY_SECONDS = 0.05
+"""The pause between tries: short against the busy timeout, so a start waits little longer
+than the other process holds the lock."""
 
 
 _LEADERBOARD_VALUES: dict[str, str] = {
