@@ -11,6 +11,11 @@ FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/app/data/holdem.sqlite3
+# Fonts for the images: Chinese (and Cyrillic) names and labels, then symbols and emoji
+# (bot/render/fonts.py looks for them; without them those characters would be boxes).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-wqy-microhei \
+        fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir "$(ls /wheels/*.whl)[postgres]" && rm -rf /wheels \
     && useradd --create-home --uid 10001 holdem \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.errors import InputError
+from bot.i18n import tr
 
 MAX_AMOUNT = 10**12
 """More chips than any table holds; larger amounts are refused before they reach a table."""
@@ -22,11 +23,13 @@ def parse_amount(text: str) -> int:
     cleaned = text.strip().replace(",", "").replace("_", "")
     digits = cleaned.removeprefix("-")
     if not digits.isdecimal():
-        raise InputError(f"{text.strip()[:20]!r} is not an amount: type a whole number, like 120.")
+        raise InputError(tr("“{text}” is not an amount: type a whole number, like 120.",
+                              text=text.strip()[:20]))
     if len(digits.lstrip("0")) > len(str(MAX_AMOUNT)):
-        raise InputError(f"{digits[:13]}… chips is more than any table holds.")
+        raise InputError(tr("{amount}… chips is more than any table holds.",
+                              amount=digits[:13]))
     if digits != cleaned:
-        raise InputError("An amount must be a positive number of chips.")
+        raise InputError(tr("An amount must be a positive number of chips."))
     return check_amount(int(digits))
 
 
@@ -34,7 +37,7 @@ def check_amount(amount: int) -> int:
     """``amount`` if it is a positive number of chips a table could hold; ``InputError``
     otherwise (slash-command options arrive as integers but are not range-checked)."""
     if amount < 1:
-        raise InputError("An amount must be a positive number of chips.")
+        raise InputError(tr("An amount must be a positive number of chips."))
     if amount > MAX_AMOUNT:
-        raise InputError(f"{amount:,} chips is more than any table holds.")
+        raise InputError(tr("{amount} chips is more than any table holds.", amount=amount))
     return amount

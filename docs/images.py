@@ -2,6 +2,7 @@
 
 - ``docs/replay.gif`` and ``docs/replay-frame.png``: the replay of the benchmark's sample hand
   (``benchmarks.replay.sample_hand``) as Ann sees it, and its showdown frame;
+- ``docs/replay-frame-zh.png``: the same frame for a server set to Simplified Chinese;
 - ``docs/stats-chart.png``: the ``/stats`` chart of a player after 150 hands that six bots
   played through a real ledger (a temporary SQLite file), settled hand by hand as tables do.
 
@@ -16,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.replay import SAMPLE_NAMES, SAMPLE_VIEWER, sample_hand
+from bot.i18n import language_for
 from bot.ledger import Ledger
 from bot.render.replay import encode_still, render_replay
 from bot.render.replay_frames import replay_frames
@@ -78,10 +80,12 @@ def main() -> None:
     assert replay.animation is not None
     (OUT / "replay.gif").write_bytes(replay.animation)
     frames = replay_frames(record, SAMPLE_NAMES, SAMPLE_VIEWER, title=1042)
-    showdown = next(frame for frame in frames if frame.state.last_action == "Showdown")
+    showdown = next(frame for frame in frames if str(frame.state.last_action) == "Showdown")
     (OUT / "replay-frame.png").write_bytes(encode_still(showdown))
+    (OUT / "replay-frame-zh.png").write_bytes(
+        encode_still(showdown, language=language_for("zh-CN")))
     (OUT / "stats-chart.png").write_bytes(asyncio.run(stats_chart()))
-    for name in ("replay.gif", "replay-frame.png", "stats-chart.png"):
+    for name in ("replay.gif", "replay-frame.png", "replay-frame-zh.png", "stats-chart.png"):
         print(f"wrote docs/{name}: {(OUT / name).stat().st_size:,} bytes")
 
 

@@ -74,3 +74,32 @@ def test_an_unknown_log_level_is_one_line_and_exit_status_2() -> None:
     assert result.returncode == 2
     assert result.stderr == ("error: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, "
                              "CRITICAL, not 'BOGUS'\n")
+
+
+def test_play_with_an_unknown_lang_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
+    result = run_bot("play", "--lang", "xx-YY", "--database", str(tmp_path / "x.sqlite3"))
+    assert result.returncode == 2
+    assert result.stderr == ("error: unknown language 'xx-YY' for --lang; use en, zh-Hans "
+                             "(or zh-CN) or zh-Hant (or zh-TW)\n")
+    assert result.stdout == "" and not (tmp_path / "x.sqlite3").exists()
+
+
+@pytest.mark.parametrize(("args", "lang", "expected"), [
+    (("--lang", "zh-CN"), "C.UTF-8", "你带着"),
+    (("--lang", "zh_Hant"), "C.UTF-8", "你帶著"),
+    ((), "zh_TW.UTF-8", "你帶著"),
+    ((), "zh_CN.UTF-8", "你带着"),
+    (("--lang", "en"), "zh_CN.UTF-8", "You sit down with"),
+])
+def test_play_speaks_the_language_of_lang_or_of_the_locale(
+    tmp_path: Path, args: tuple[str, ...], lang: str, expected: str
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "--fast", "--bots", "easy", "--database",
+         str(tmp_path / "x.sqlite3"), *args],
+        input="q\n", capture_output=True, text=True, encoding="utf-8", timeout=60,
+        env={**os.environ, "LANG": lang, "LC_ALL": "", "LC_MESSAGES": "",
+             "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert expected in result.stdout

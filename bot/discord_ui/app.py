@@ -20,6 +20,8 @@ from discord.ext import commands
 
 from bot.discord_ui.live_table import TableRenderer
 from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, CardsRenderer, DiscordNotifier
+from bot.discord_ui.replies import language_of
+from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import HoldemCommandTree
 from bot.discord_ui.views.amount_form import answer_form
 from bot.discord_ui.views.outdated import OutdatedButton
@@ -149,6 +151,7 @@ class HoldemBot(commands.AutoShardedBot):
         for extension in COGS:
             await self.load_extension(extension)
         self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
+        await self.tree.set_translator(CatalogTranslator())
         if self.options.sync_commands:
             await self._sync_commands()
 
@@ -177,8 +180,10 @@ class HoldemBot(commands.AutoShardedBot):
         log.info("synced %d commands to server %s", len(synced), guild_id)
 
     async def on_interaction(self, interaction: discord.Interaction[HoldemBot]) -> None:
-        """Forms are answered here, not by kept ``Modal`` objects, so that one opened before a
-        restart is answered too (see ``views.amount_form``)."""
+        """Every interaction tells the member's language, which the notifier keeps for the
+        DMs it sends them later. Forms are answered here, not by kept ``Modal`` objects, so that
+        one opened before a restart is answered too (see ``views.amount_form``)."""
+        self.notifier.remember_language(interaction.user.id, language_of(interaction))
         if interaction.type is discord.InteractionType.modal_submit:
             await answer_form(interaction)
 

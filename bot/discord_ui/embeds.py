@@ -3,6 +3,9 @@
 Everything here is built from public snapshots (``TableState``, ``HandOutcome``), so the
 channel can never be shown a hole card before showdown: the only cards a seat line shows are
 ``SeatState.shown_cards``, which the runtime fills at showdown.
+
+Every function takes the reader's ``language`` (the channel's for the table message, the
+person's for a private message); English when none is given.
 """
 
 from __future__ import annotations
@@ -11,17 +14,21 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_c
+from bot.i18n.poker import street_name
 from bot.tables.notifier import HandOutcome, SeatState, TableState
-from engine.actions import Street
 from engine.cards import Card, cards_str
 
 TABLE_COLOUR = discord.Colour.dark_green()
 TABLE_IMAGE_NAME = "table.png"
 
+_BOT_LEVELS = {"easy": tr_c("bot level", "easy"), "medium": tr_c("bot level", "medium"),
+               "hard": tr_c("bot level", "hard")}
 
-def chips(amount: int) -> str:
-    """Chips as players read them, with thousands separators: ``"12,500"``."""
-    return f"{amount:,}"
+
+def chips(amount: int, language: Language = ENGLISH) -> str:
+    """Chips as players read them, with the reader's thousands separators: ``"12,500"``."""
+    return language.number(amount)
 
 
 def plain(text: str) -> str:
@@ -30,119 +37,179 @@ def plain(text: str) -> str:
     return discord.utils.escape_markdown(text)
 
 
+def escaped(message: Message) -> Message:
+    """``message`` with every string it carries shown as written (see ``plain``): the names
+    in a runtime's ``Text`` (``"{name}: fold"``), never the catalog's own markdown."""
+    if isinstance(message, str):
+        return plain(message)
+    return Text(message.msgid, tuple((name, _escaped_value(value))
+                                     for name, value in message.params),
+                message.plural, message.count, message.context)
+
+
+def _escaped_value(value: object) -> object:
+    if isinstance(value, str | Text):
+        return escaped(value)
+    if isinstance(value, list | tuple):
+        return [_escaped_value(item) for item in value]
+    return value
+
+
+def render_plain(message: Message, language: Language = ENGLISH) -> str:
+    """``message`` in ``language``, with the names it quotes shown as written."""
+    return language.render(escaped(message))
+
+
 def cards_text(cards: Sequence[Card]) -> str:
     """Cards with suit symbols, or a dash when there are none."""
     return cards_str(cards, pretty=True) if cards else "—"
 
 
-def board_text(state: TableState) -> str:
+def board_text(state: TableState, language: Language = ENGLISH) -> str:
     """The board, or both boards when the hand is run twice."""
     if len(state.boards) > 1:
         return "\n".join(
-            f"Run {number}: {cards_text(board)}" for number, board in enumerate(state.boards, 1)
+            language.render(tr("Run {number}: {cards}", number=number, cards=cards_text(board)))
+            for number, board in enumerate(state.boards, 1)
         )
     return cards_text(state.board)
 
 
-def pot_text(state: TableState) -> str:
+def pot_text(state: TableState, language: Language = ENGLISH) -> str:
     """The total in the middle, with the main and side pots when there is more than one."""
-    text = chips(state.pot_total)
-    if len(state.pots) > 1:
-        parts = [f"main {chips(state.pots[0].amount)}"]
-        parts += [f"side {chips(pot.amount)}" for pot in state.pots[1:]]
-        text += f" ({', '.join(parts)})"
-    return text
+    if len(state.pots) <= 1:
+        return chips(state.pot_total, language)
+    pots: Text = tr("main {amount}", amount=state.pots[0].amount)
+    for pot in state.pots[1:]:
+        # TRANSLATORS: one more pot in the list of pots: "main 300, side 1,200".
+        pots = tr("{pots}, {pot}", pots=pots, pot=tr("side {amount}", amount=pot.amount))
+    return language.render(tr("{total} ({pots})", total=state.pot_total, pots=pots))
 
 
-def seat_line(seat: SeatState, state: TableState) -> str:
+def _player(seat: SeatState) -> str:
+    """A person as a mention (Discord shows their name), a bot by its name, as written."""
+    return plain(seat.name) if seat.user_id is None else f"<@{seat.user_id}>"
+
+
+def seat_line(seat: SeatState, state: TableState, language: Language = ENGLISH) -> str:
     """One seat: marker, name, stack, bet this street and what the player is doing."""
     marker = "▶" if seat.seat == state.to_act_seat else "•"
-    name = plain(seat.name) if seat.user_id is None else f"<@{seat.user_id}>"
+    name = _player(seat)
     if seat.bot_level:
-        name += f" (bot, {seat.bot_level})"
-    parts = [f"{marker} {name}", chips(seat.stack)]
+        level = _BOT_LEVELS.get(seat.bot_level, seat.bot_level)
+        name = language.render(tr("{name} (bot, {level})", name=name, level=level))
+    parts = [f"{marker} {name}", chips(seat.stack, language)]
     if seat.is_button:
         parts[0] += " 🔘"
     if seat.bet:
-        parts.append(f"bet {chips(seat.bet)}")
+        parts.append(language.render(tr("bet {amount}", amount=seat.bet)))
     if seat.shown_cards:
-        parts.append(f"shows {cards_text(seat.shown_cards)}")
-    parts.extend(word for word, on in (
-        ("folded", seat.folded), ("all-in", seat.all_in),
-        ("sitting out", seat.sitting_out), ("leaving", seat.leaving),
+        parts.append(language.render(tr("shows {cards}", cards=cards_text(seat.shown_cards))))
+    parts.extend(language.render(word) for word, on in (
+        (tr_c("seat", "folded"), seat.folded), (tr_c("seat", "all-in"), seat.all_in),
+        (tr_c("seat", "sitting out"), seat.sitting_out), (tr_c("seat", "leaving"), seat.leaving),
     ) if on)
     return " · ".join(parts)
 
 
-def to_act_text(state: TableState) -> str | None:
-    """Whose turn it is, with a countdown Discord renders in each reader's clock."""
+def to_act_text(state: TableState, language: Language = ENGLISH) -> str | None:
+    """Whose turn it is, with a countdown Discord renders in each reader's clock and
+    language."""
     seat = state.to_act
     if seat is None or not state.is_hand_running:
         return None
-    who = plain(seat.name) if seat.user_id is None else f"<@{seat.user_id}>"
+    who = _player(seat)
     if state.to_act_deadline is None:
-        return f"{who} to act"
-    return f"{who} to act, time runs out <t:{int(state.to_act_deadline)}:R>"
+        return language.render(tr("{player} to act", player=who))
+    return language.render(tr("{player} to act, time runs out {countdown}", player=who,
+                              countdown=f"<t:{int(state.to_act_deadline)}:R>"))
 
 
-def outcome_text(outcome: HandOutcome) -> str:
+def _award_text(outcome: HandOutcome, index: int, language: Language) -> str:
+    award = outcome.awards[index]
+    pot = tr("the main pot") if award.pot_index == 0 \
+        else tr("side pot {number}", number=award.pot_index)
+    name, amount, run = plain(award.name), award.amount, award.board_index + 1
+    hand = escaped(award.hand_name) if award.hand_name is not None else None
+    if outcome.ran_twice and hand is not None:
+        text = tr("**{name}** wins {amount} from {pot} on run {run} with {hand}", name=name,
+                  amount=amount, pot=pot, run=run, hand=hand)
+    elif outcome.ran_twice:
+        text = tr("**{name}** wins {amount} from {pot} on run {run}", name=name, amount=amount,
+                  pot=pot, run=run)
+    elif hand is not None:
+        text = tr("**{name}** wins {amount} from {pot} with {hand}", name=name, amount=amount,
+                  pot=pot, hand=hand)
+    else:
+        text = tr("**{name}** wins {amount} from {pot}", name=name, amount=amount, pot=pot)
+    return language.render(text)
+
+
+def outcome_text(outcome: HandOutcome, language: Language = ENGLISH) -> str:
     """Who won what in a finished hand, one line per award, shown hands first."""
     lines = [
-        f"{plain(shown.name)} shows {cards_text(shown.cards)} ({' / '.join(shown.hand_names)})"
+        language.render(tr(
+            "{name} shows {cards} ({hands})", name=plain(shown.name),
+            cards=cards_text(shown.cards),
+            hands=" / ".join(render_plain(hand, language) for hand in shown.hand_names)))
         for shown in outcome.shown
     ]
-    for award in outcome.awards:
-        pot = "the main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
-        run = f" on run {award.board_index + 1}" if outcome.ran_twice else ""
-        with_hand = f" with {award.hand_name}" if award.hand_name else ""
-        lines.append(
-            f"**{plain(award.name)}** wins {chips(award.amount)} from {pot}{run}{with_hand}")
+    lines += [_award_text(outcome, index, language) for index in range(len(outcome.awards))]
     return "\n".join(lines)
 
 
+def _blinds(state: TableState) -> Text:
+    if state.ante:
+        return tr("{small}/{big} ante {ante}", small=state.small_blind, big=state.big_blind,
+                  ante=state.ante)
+    return tr("{small}/{big}", small=state.small_blind, big=state.big_blind)
+
+
 def table_embed(
-    state: TableState, outcome: HandOutcome | None = None, *, with_image: bool = False
+    state: TableState, outcome: HandOutcome | None = None, *, with_image: bool = False,
+    language: Language = ENGLISH,
 ) -> discord.Embed:
     """The live table: stakes, board, pot, seats, whose turn, last action and last result."""
+    say = language.render
     if state.is_hand_running and state.street is not None:
-        stage = "Showdown" if state.street is Street.SHOWDOWN else state.street.label
-        heading = f"Hand #{state.hand_number} · {stage}"
+        heading = say(tr("Hand #{number} · {street}", number=str(state.hand_number),
+                         street=street_name(state.street)))
     else:
-        heading = "Waiting for the next hand" if len(state.seats) >= 2 \
-            else "Waiting for players: /join to sit down"
-    blinds = f"{chips(state.small_blind)}/{chips(state.big_blind)}"
-    if state.ante:
-        blinds += f" ante {chips(state.ante)}"
-    embed = discord.Embed(
-        title=f"Texas Hold'em · blinds {blinds}", description=heading, colour=TABLE_COLOUR
-    )
+        heading = say(tr("Waiting for the next hand")) if len(state.seats) >= 2 \
+            else say(tr("Waiting for players: /join to sit down"))
+    embed = discord.Embed(title=say(tr("Texas Hold'em · blinds {blinds}", blinds=_blinds(state))),
+                          description=heading, colour=TABLE_COLOUR)
     if state.is_hand_running or state.board:
-        embed.add_field(name="Board", value=board_text(state), inline=True)
-        embed.add_field(name="Pot", value=pot_text(state), inline=True)
-    seats = "\n".join(seat_line(seat, state) for seat in state.seats) or "Nobody yet."
-    embed.add_field(
-        name=f"Seats ({len(state.seats)}/{state.max_seats})", value=seats, inline=False
-    )
-    turn = to_act_text(state)
+        embed.add_field(name=say(tr_c("table", "Board")), value=board_text(state, language),
+                        inline=True)
+        embed.add_field(name=say(tr_c("table", "Pot")), value=pot_text(state, language),
+                        inline=True)
+    seats = "\n".join(seat_line(seat, state, language) for seat in state.seats) \
+        or say(tr("Nobody yet."))
+    embed.add_field(name=say(tr("Seats ({seated}/{seats})", seated=len(state.seats),
+                                seats=state.max_seats)),
+                    value=seats, inline=False)
+    turn = to_act_text(state, language)
     if turn:
-        embed.add_field(name="Turn", value=turn, inline=False)
+        embed.add_field(name=say(tr_c("table", "Turn")), value=turn, inline=False)
     if state.last_action:
-        embed.add_field(name="Last action", value=plain(state.last_action), inline=False)
+        embed.add_field(name=say(tr_c("table", "Last action")),
+                        value=render_plain(state.last_action, language), inline=False)
     if outcome is not None:
         embed.add_field(
-            name=f"Hand #{outcome.hand_number} result",
-            value=outcome_text(outcome)[:1024] or "—",
+            name=say(tr("Hand #{number} result", number=str(outcome.hand_number))),
+            value=outcome_text(outcome, language)[:1024] or "—",
             inline=False,
         )
     if with_image:
         embed.set_image(url=f"attachment://{TABLE_IMAGE_NAME}")
-    embed.set_footer(text="Your cards come by DM, or press My cards. /help for commands.")
+    embed.set_footer(text=say(tr("Your cards come by DM, or press My cards. /help for commands.")))
     return embed
 
 
-def hole_cards_text(state: TableState, cards: Sequence[Card]) -> str:
+def hole_cards_text(state: TableState, cards: Sequence[Card],
+                    language: Language = ENGLISH) -> str:
     """The private message with a player's hole cards."""
-    return (
-        f"Hand #{state.hand_number} in <#{state.channel_id}>: your cards are "
-        f"**{cards_text(cards)}**"
-    )
+    return language.render(tr("Hand #{number} in {channel}: your cards are **{cards}**",
+                              number=str(state.hand_number), channel=f"<#{state.channel_id}>",
+                              cards=cards_text(cards)))

@@ -22,6 +22,7 @@ from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
 from bot.discord_ui.table_clicks import Interaction, TableClicks
 from bot.discord_ui.views.table_controls import TableControls
+from bot.i18n import ENGLISH, Language
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,13 @@ TableRenderer = Callable[[TableState], bytes]
 
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
-    """What one edit shows: the public state, the current turn's options, the last result."""
+    """What one edit shows: the public state, the current turn's options, the last result,
+    and the channel's language they are written in (words and button labels alike)."""
 
     state: TableState
     prompt: TurnPrompt | None
     outcome: HandOutcome | None
+    language: Language = ENGLISH
 
 
 class LiveTableMessage:
@@ -59,6 +62,8 @@ class LiveTableMessage:
         self.message: discord.Message | discord.PartialMessage | None = None
         self._repost_next = False
         self.clicks = TableClicks()
+        self.language: Language = ENGLISH
+        """The language of the latest snapshot shown (the channel's)."""
 
     def shows(self, interaction: Interaction) -> bool:
         """True when ``interaction`` came from this table message (not an older one)."""
@@ -72,6 +77,7 @@ class LiveTableMessage:
 
     def show(self, snapshot: TableSnapshot, *, keep: bool = False) -> None:
         """Show ``snapshot`` soon; with ``keep`` it is shown even if newer ones follow."""
+        self.language = snapshot.language
         self._coalescer.submit(snapshot, keep=keep)
 
     def repost(self, snapshot: TableSnapshot) -> None:
@@ -80,6 +86,7 @@ class LiveTableMessage:
         Like any other state it replaces one still waiting, so a burst of reposts costs one
         message, and the table is never more than one edit interval behind."""
         self._repost_next = True
+        self.language = snapshot.language
         self._coalescer.submit(snapshot)
 
     async def flush(self) -> None:
@@ -95,8 +102,9 @@ class LiveTableMessage:
         image = None
         if self._render_table is not None:
             image = await asyncio.to_thread(self._render_table, snapshot.state)
-        embed = table_embed(snapshot.state, snapshot.outcome, with_image=image is not None)
-        view = TableControls(snapshot.state, snapshot.prompt)
+        embed = table_embed(snapshot.state, snapshot.outcome, with_image=image is not None,
+                            language=snapshot.language)
+        view = TableControls(snapshot.state, snapshot.prompt, snapshot.language)
         files = _files(image)
         if self.message is not None and not self._repost_next:
             if await self._edit(self.message, embed, files, view):

@@ -6,6 +6,11 @@ clock never waits on Discord: when a DM fails (the person closed their DMs, erro
 Discord does not answer in time) they are told once, ephemerally, on their next interaction,
 and use the My cards button instead. Private notes for one person that cannot go by DM wait
 for that person's next interaction the same way (``take_notices``).
+
+Languages: the table message, the run-it-twice question and the restart notice are in the
+channel's language (the table's language setting, else the server's Discord language); DMs
+and waiting notes in the person's own language, as their last interaction showed it
+(``remember_language``), else the channel's.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import discord
 from bot.discord_ui.embeds import TABLE_COLOUR, hole_cards_text
 from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
+from bot.i18n import ENGLISH, Language, Message, language_for, tr
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from engine.cards import Card
 
@@ -29,15 +35,16 @@ log = logging.getLogger(__name__)
 
 CANNOT_SEND_TO_USER = 50007
 CARDS_IMAGE_NAME = "cards.png"
-DMS_CLOSED_NOTICE = (
+DMS_CLOSED_NOTICE = tr(
     "I could not send you your cards by direct message (your DMs are closed). Use the "
     "**My cards** button under the table, or allow direct messages from server members."
 )
-DM_FAILED_NOTICE = (
+DM_FAILED_NOTICE = tr(
     "I could not send you your cards by direct message just now. Use the **My cards** "
     "button under the table to see them."
 )
-RESTART_NOTICE = (
+RESTART_TITLE = tr("This table closed when the bot restarted")
+RESTART_NOTICE = tr(
     "Any hand in progress was cancelled and every stack went back to its owner's balance, as "
     "it was when that hand started. Use /join to sit down again."
 )
@@ -49,9 +56,10 @@ what used to hold up a whole table."""
 MAX_NOTICES_PER_PERSON = 5
 """Notes kept for someone who has not interacted since (the newest ones)."""
 MAX_PEOPLE_REMEMBERED = 10_000
-"""People with waiting notes, told once about closed DMs, or whose DM channel is known, that
-are remembered (the most recent); someone forgotten is at worst told a second time, or has
-their DM channel looked up again. Bounds the notifier's memory."""
+"""People with waiting notes, told once about closed DMs, whose DM channel or language is
+known, that are remembered (the most recent); someone forgotten is at worst told a second time,
+has their DM channel looked up again, or gets a DM in the channel's language. Bounds the
+notifier's memory."""
 
 CardsRenderer = Callable[[Sequence[Card]], bytes]
 V = TypeVar("V")
@@ -86,7 +94,8 @@ class DiscordNotifier:
         self._turns: dict[int, tuple[int, TurnPrompt]] = {}
         self._outcomes: dict[int, HandOutcome] = {}
         self._run_twice_questions: dict[int, list[discord.Message]] = {}
-        self._notices: OrderedDict[int, list[str]] = OrderedDict()
+        self._notices: OrderedDict[int, list[Message]] = OrderedDict()
+        self._languages: OrderedDict[int, Language] = OrderedDict()
         self._noticed_once: OrderedDict[int, None] = OrderedDict()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._deliveries: set[asyncio.Task[None]] = set()
@@ -121,9 +130,10 @@ class DiscordNotifier:
     async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
         self._deliver(self._send_hole_cards(state, user_id, cards))
 
-    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
-        self._deliver(self._direct_message(user_id, f"<#{channel_id}>: {message}",
-                                           notice=message))
+    async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
+        language = self.person_language(user_id, channel_id)
+        self._deliver(self._direct_message(
+            user_id, f"<#{channel_id}>: {language.render(message)}", notice=message))
 
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float
@@ -132,11 +142,14 @@ class DiscordNotifier:
         self._states[state.channel_id] = state
         self._show(state.channel_id)
         mentions = " ".join(f"<@{user_id}>" for user_id in user_ids)
+        language = self.table_language(state)
         channel = self._client.get_partial_messageable(state.channel_id)
         question = await channel.send(
-            f"{mentions}: you are all-in. Run the rest of the board twice? "
-            f"Everyone must agree; the question closes <t:{int(deadline)}:R>.",
-            view=RunItTwiceQuestion(state.hand_id or 0),
+            language.render(tr(
+                "{players}: you are all-in. Run the rest of the board twice? Everyone must "
+                "agree; the question closes {countdown}.", players=mentions,
+                countdown=f"<t:{int(deadline)}:R>")),
+            view=RunItTwiceQuestion(state.hand_id or 0, language),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         self._run_twice_questions.setdefault(state.channel_id, []).append(question)
@@ -154,9 +167,40 @@ class DiscordNotifier:
         live = self._live.get(interaction.channel_id or 0)
         return live if live is not None and live.shows(interaction) else None
 
-    def take_notices(self, user_id: int) -> list[str]:
-        """The private notes waiting for a person; they are handed out once."""
-        return self._notices.pop(user_id, [])
+    def take_notices(self, user_id: int, language: Language | None = None) -> list[str]:
+        """The private notes waiting for a person, in ``language`` (by default the person's
+        remembered language); they are handed out once."""
+        reader = language or self._languages.get(user_id, ENGLISH)
+        return [reader.render(notice) for notice in self._notices.pop(user_id, [])]
+
+    def remember_language(self, user_id: int, language: Language) -> None:
+        """Note the language of a person's Discord client (from their latest interaction):
+        their DMs are written in it."""
+        if self._languages.get(user_id) is not language:
+            _remember(self._languages, user_id, language)
+        else:
+            self._languages.move_to_end(user_id)
+
+    def person_language(self, user_id: int, channel_id: int) -> Language:
+        """The language to write to a person in private: their own, as remembered, else that
+        of the channel they play in."""
+        known = self._languages.get(user_id)
+        return known if known is not None else self.channel_language(channel_id)
+
+    def table_language(self, state: TableState) -> Language:
+        """The language of a table's channel: the table's language setting, else the
+        server's Discord language."""
+        if state.language:
+            return language_for(state.language)
+        return language_for(self._guild_locale(state.guild_id))
+
+    def channel_language(self, channel_id: int) -> Language:
+        """The language of a channel's table (English when nothing is known of it)."""
+        state = self._states.get(channel_id)
+        if state is not None:
+            return self.table_language(state)
+        live = self._live.get(channel_id)
+        return live.language if live is not None else ENGLISH
 
     def has_notices(self, user_id: int) -> bool:
         """True when private notes wait for the person's next interaction."""
@@ -185,10 +229,17 @@ class DiscordNotifier:
         """The channels whose table the notifier keeps anything of (open tables only)."""
         return frozenset(self._live) | frozenset(self._states) | frozenset(self._turns)
 
-    def closed_by_restart(self, channel_id: int, message_id: int | None) -> None:
+    def closed_by_restart(self, channel_id: int, message_id: int | None,
+                          language: Language | None = None) -> None:
         """Say in the channel, soon, that its table closed when the bot restarted: the table
-        message (if known) loses its buttons and tells what happened to the chips."""
-        self._deliver(self._announce_restart(channel_id, message_id))
+        message (if known) loses its buttons and tells what happened to the chips. It is
+        written in ``language``, by default the language of the channel's server."""
+        if language is None:
+            channel = self._client.get_channel(channel_id)
+            guild = getattr(channel, "guild", None)
+            language = language_for(guild.preferred_locale.value) \
+                if isinstance(guild, discord.Guild) else self.channel_language(channel_id)
+        self._deliver(self._announce_restart(channel_id, message_id, language))
 
     async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
         """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
@@ -213,7 +264,7 @@ class DiscordNotifier:
             log.warning("table messages were still being edited at shutdown")
         for live in self._live.values():
             live.cancel()
-        notices = [self._announce_restart(channel_id, live.message.id)
+        notices = [self._announce_restart(channel_id, live.message.id, live.language)
                    for channel_id, live in self._live.items() if live.message is not None]
         try:
             await asyncio.wait_for(asyncio.gather(*notices), timeout=FLUSH_TIMEOUT_SECONDS)
@@ -236,7 +287,12 @@ class DiscordNotifier:
     def _snapshot(self, state: TableState) -> TableSnapshot:
         turn = self._turns.get(state.channel_id)
         return TableSnapshot(state, turn[1] if turn else None,
-                             self._outcomes.get(state.channel_id))
+                             self._outcomes.get(state.channel_id), self.table_language(state))
+
+    def _guild_locale(self, guild_id: int) -> str:
+        """The Discord language of a server (``""`` when it is not known here)."""
+        guild = self._client.get_guild(guild_id) if guild_id else None
+        return guild.preferred_locale.value if guild is not None else ""
 
     def _show(self, channel_id: int, *, keep: bool = False) -> None:
         state = self._states[channel_id]
@@ -248,9 +304,10 @@ class DiscordNotifier:
         self._deliveries.add(delivery)
         delivery.add_done_callback(self._deliveries.discard)
 
-    async def _announce_restart(self, channel_id: int, message_id: int | None) -> None:
-        embed = discord.Embed(title="This table closed when the bot restarted",
-                              description=RESTART_NOTICE, colour=TABLE_COLOUR)
+    async def _announce_restart(self, channel_id: int, message_id: int | None,
+                                language: Language) -> None:
+        embed = discord.Embed(title=language.render(RESTART_TITLE),
+                              description=language.render(RESTART_NOTICE), colour=TABLE_COLOUR)
         channel = self._client.get_partial_messageable(channel_id)
         try:
             if message_id is not None:
@@ -268,11 +325,13 @@ class DiscordNotifier:
         self, state: TableState, user_id: int, cards: tuple[Card, ...]
     ) -> None:
         image = await self.cards_image(cards)
-        await self._direct_message(user_id, hole_cards_text(state, cards), notice=DM_FAILED_NOTICE,
+        language = self._languages.get(user_id) or self.table_language(state)
+        await self._direct_message(user_id, hole_cards_text(state, cards, language),
+                                   notice=DM_FAILED_NOTICE,
                                    closed_notice=DMS_CLOSED_NOTICE, file=image)
 
     async def _direct_message(
-        self, user_id: int, text: str, *, notice: str, closed_notice: str | None = None,
+        self, user_id: int, text: str, *, notice: Message, closed_notice: Message | None = None,
         file: discord.File | None = None,
     ) -> None:
         """DM ``text`` within the deadline; if that fails, leave ``notice`` for the person's

@@ -2,16 +2,18 @@
 
 A command and a button for the same action must behave the same; both come through here to
 the table runtime, so the checks (is it this person's turn?) and the answers (a short
-confirmation for a command, a silent acknowledgement for a click) are written once.
+confirmation for a command, a silent acknowledgement for a click) are written once. Answers are
+in the language of the person who clicked or typed (``language_of``).
 """
 
 from __future__ import annotations
 
 import discord
 
-from bot.discord_ui.embeds import chips, hole_cards_text
-from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.embeds import hole_cards_text
+from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.discord_ui.services import table_services
+from bot.i18n import Text, tr
 from bot.tables.errors import NotYourTurn, TableMovedOn
 from bot.tables.notifier import TableState, Turn, TurnPrompt
 from engine.actions import Action, ActionKind
@@ -56,32 +58,43 @@ async def act(interaction: discord.Interaction[discord.Client], action: Action, 
         await within_deadline(interaction, work)
     else:
         await table.carry_click(interaction, work)
-    lines = [f"You {describe(action)}."] if confirm else []
-    lines += bot.notifier.take_notices(interaction.user.id)
+    language = language_of(interaction)
+    lines = [language.render(confirmation(action))] if confirm else []
+    lines += bot.notifier.take_notices(interaction.user.id, language)
     if lines:
         await reply(interaction, "\n".join(lines))
     elif not interaction.response.is_done():
         await interaction.response.defer()
 
 
-def describe(action: Action) -> str:
-    """An action in the second person: ``"raise to 120"``, ``"go all-in"``."""
-    if action.kind is ActionKind.ALL_IN:
-        return "go all-in"
-    if action.kind in (ActionKind.BET, ActionKind.RAISE):
-        return f"{action.kind} to {chips(action.amount)}"
-    return str(action.kind)
+def confirmation(action: Action) -> Text:
+    """What the person just did, in the second person: ``"You raise to 120."``."""
+    kind = action.kind
+    if kind is ActionKind.ALL_IN:
+        return tr("You go all-in.")
+    if kind is ActionKind.BET:
+        return tr("You bet {amount}.", amount=action.amount)
+    if kind is ActionKind.RAISE:
+        return tr("You raise to {amount}.", amount=action.amount)
+    if kind is ActionKind.CALL:
+        return tr("You call.")
+    if kind is ActionKind.CHECK:
+        return tr("You check.")
+    return tr("You fold.")
 
 
 async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> None:
     """Answer ephemerally with the person's hole cards in this channel's hand."""
     bot = table_services(interaction)
+    language = language_of(interaction)
     channel_id = interaction.channel_id or 0
     state = bot.tables.state(channel_id)
     cards = bot.tables.hole_cards(channel_id, interaction.user.id)
     if state is None or not cards:
-        await reply(interaction, "You have no cards in a hand at this table right now.")
+        await reply(interaction, language.render(
+            tr("You have no cards in a hand at this table right now.")))
         return
     image = await bot.notifier.cards_image(cards)
-    lines = [hole_cards_text(state, cards), *bot.notifier.take_notices(interaction.user.id)]
+    lines = [hole_cards_text(state, cards, language),
+             *bot.notifier.take_notices(interaction.user.id, language)]
     await reply(interaction, "\n".join(lines), file=image)

@@ -3,7 +3,8 @@
 Discord drops an interaction that is not acknowledged within 3 seconds. ``within_deadline``
 runs the work and defers only if it is still running shortly before that, so a fast command
 costs one REST call and a slow one still answers in time. ``reply`` then picks the initial
-response or a follow-up, whichever is still possible.
+response or a follow-up, whichever is still possible, and writes the answer in the member's
+own language (``language_of``).
 """
 
 from __future__ import annotations
@@ -14,10 +15,25 @@ from typing import TypeVar
 
 import discord
 
+from bot.i18n import Language, Message, language_for
+
 T = TypeVar("T")
 
 DEFER_AFTER_SECONDS = 2.0
 _THINKING_REPLACED = "holdem.thinking_replaced"
+
+
+def language_of(interaction: discord.Interaction[discord.Client]) -> Language:
+    """The language the member's Discord client is set to (what their answers are in)."""
+    return language_for(interaction.locale.value)
+
+
+def server_language_of(interaction: discord.Interaction[discord.Client],
+                       setting: str = "") -> Language:
+    """What everyone in the server reads: ``setting`` (a ``TableSettings.language`` code),
+    else the server's own Discord language."""
+    guild_locale = interaction.guild_locale
+    return language_for(setting or (guild_locale.value if guild_locale is not None else None))
 
 
 async def within_deadline(
@@ -38,30 +54,34 @@ async def within_deadline(
 
 async def reply(
     interaction: discord.Interaction[discord.Client],
-    content: str | None = None,
+    content: Message | None = None,
     *,
     ephemeral: bool = True,
     embed: discord.Embed | None = None,
     file: discord.File | None = None,
     files: Sequence[discord.File] = (),
+    language: Language | None = None,
 ) -> None:
     """Send ``content`` (with an optional ``embed`` and ``file`` or ``files``) as the response.
 
-    After a "thinking" deferral the answer replaces the thinking message (its visibility
-    was chosen when deferring); after any other acknowledgement it is a follow-up.
+    ``content`` is rendered in ``language``, by default the member's own (``language_of``);
+    a ``str`` is sent as it is. After a "thinking" deferral the answer replaces the thinking
+    message (its visibility was chosen when deferring); after any other acknowledgement it is
+    a follow-up.
     """
+    text = None if content is None else (language or language_of(interaction)).render(content)
     embeds = [] if embed is None else [embed]
     files = [*files] if file is None else [file, *files]
     response = interaction.response
     if not response.is_done():
-        await response.send_message(content, ephemeral=ephemeral, embeds=embeds, files=files)
+        await response.send_message(text, ephemeral=ephemeral, embeds=embeds, files=files)
     elif (response.type is discord.InteractionResponseType.deferred_channel_message
           and not interaction.extras.get(_THINKING_REPLACED)):
         interaction.extras[_THINKING_REPLACED] = True
-        await interaction.edit_original_response(content=content, embeds=embeds,
+        await interaction.edit_original_response(content=text, embeds=embeds,
                                                  attachments=files)
     else:
         await interaction.followup.send(
-            discord.utils.MISSING if content is None else content,
+            discord.utils.MISSING if text is None else text,
             ephemeral=ephemeral, embeds=embeds, files=files,
         )

@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 
 from bot.errors import HoldemError, InputError, NotEnoughChips
+from bot.i18n import Text, tr
 
 
 class LedgerError(HoldemError):
-    """An operation was refused; ``str(error)`` is a short sentence to show the user."""
+    """An operation was refused; ``message`` is a short sentence to show the user."""
 
 
 class LedgerUnavailable(LedgerError):
@@ -26,9 +27,8 @@ class LedgerUnavailable(LedgerError):
     nothing was changed, and trying again later may work. ``reason`` says why, when known."""
 
     def __init__(self, reason: str | None = None) -> None:
-        because = f" ({reason})" if reason else ""
-        super().__init__(f"The chip ledger is unavailable right now{because}, so no chips can "
-                         "move and nothing changed. Please try again in a minute.")
+        super().__init__(tr("The chip ledger is unavailable right now, so no chips can move and "
+                            "nothing changed. Please try again in a minute."))
         self.reason = reason or "the database does not answer"
 
 
@@ -40,7 +40,7 @@ class UnknownPlayer(LedgerError):
     """The person has no account in this server yet."""
 
     def __init__(self, guild_id: int, user_id: int) -> None:
-        super().__init__("You have no chips here yet: play or claim your daily bonus first.")
+        super().__init__(tr("You have no chips here yet: play or claim your daily bonus first."))
         self.guild_id = guild_id
         self.user_id = user_id
 
@@ -49,7 +49,8 @@ class InsufficientChips(NotEnoughChips, LedgerError):
     """A person asked to move more chips than their balance holds."""
 
     def __init__(self, needed: int, balance: int) -> None:
-        super().__init__(f"You need {needed:,} chips but your balance is {balance:,}.")
+        super().__init__(tr("You need {needed} chips but your balance is {balance}.",
+                            needed=needed, balance=balance))
         self.needed = needed
         self.balance = balance
 
@@ -59,7 +60,8 @@ class DailyNotReady(LedgerError):
 
     def __init__(self, seconds_left: float) -> None:
         self.seconds_left = seconds_left
-        super().__init__(f"Your next daily bonus is ready in {_duration(seconds_left)}.")
+        super().__init__(tr("Your next daily bonus is ready in {wait}.",
+                            wait=_duration(seconds_left)))
 
 
 class UnknownHand(LedgerError):
@@ -70,15 +72,17 @@ class UnbalancedHand(LedgerError):
     """The stacks given for a hand do not match the chips the ledger holds for it."""
 
 
-def _duration(seconds: float) -> str:
-    """Say how long to wait, rounded up to the minute: ``3h 05m`` or ``12m``.
+def _duration(seconds: float) -> Text:
+    """Say how long to wait, rounded up to the minute.
 
-    >>> _duration(3 * 3600 + 4 * 60 + 1), _duration(20)
-    ('3h 05m', '1m')
+    >>> str(_duration(3 * 3600 + 4 * 60 + 1)), str(_duration(20))
+    ('3 h 5 min', '1 min')
     """
     minutes = max(1, math.ceil(seconds / 60))
     hours, minutes = divmod(minutes, 60)
-    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m"
+    if hours:
+        return tr("{hours} h {minutes} min", hours=hours, minutes=minutes)
+    return tr("{minutes} min", minutes=minutes)
 
 
 class ShardsTaken(LedgerError):

@@ -4,9 +4,10 @@ One horizontal bar per row, in the page's order: the rank and name on the left, 
 the middle and the value, with thousands separators, on the right. Bars start at a zero line:
 positive values reach to its right, negative ones (net winnings can be negative) to its left,
 so a page of only positive values puts the zero line at the left edge of the plot. Names may
-be in any script: the font draws what it can, characters that are not printable (controls,
-bidirectional overrides, lone surrogates) are left out, and long names are shortened with an
-ellipsis. An empty page draws a short message instead of bars.
+be in any script (``bot.render.fonts`` finds a font for each character); characters that are
+not printable (controls, bidirectional overrides, lone surrogates) or that no font has are
+left out, and long names are shortened with an ellipsis. An empty page draws a short message
+instead of bars.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import ENGLISH, Language, Message, tr
 from bot.ledger import LeaderboardRow
 from bot.render.card_faces import font
+from bot.render.fonts import draw_text, fit_text
 
 WIDTH, HEIGHT = 800, 400
 PLOT_BOX = (250, 56, 630, 384)
@@ -34,26 +37,27 @@ MUTED_TEXT = (160, 164, 175)
 POSITIVE_COLOUR = (80, 200, 120)
 NEGATIVE_COLOUR = (240, 80, 80)
 MAX_ROW_HEIGHT = 32
-EMPTY_PAGE = "Nobody on this page yet"
+EMPTY_PAGE = tr("Nobody on this page yet")
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
-def render_leaderboard_chart(rows: Sequence[LeaderboardRow], title: str) -> bytes:
+def render_leaderboard_chart(rows: Sequence[LeaderboardRow], title: Message, *,
+                             language: Language = ENGLISH) -> bytes:
     """The chart as PNG bytes, ``WIDTH`` x ``HEIGHT``: one bar per row of ``rows`` (top to
-    bottom in the given order) under ``title``; an empty ``rows`` draws ``EMPTY_PAGE``."""
+    bottom in the given order) under ``title``; an empty ``rows`` draws ``EMPTY_PAGE``. Words
+    (a ``Text`` title too) and numbers are in ``language``."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    title_font = font(20)
-    draw.text((20, 16), _fit(draw, printable(title), title_font, WIDTH - 40),
-              fill=TEXT_COLOUR, font=title_font)
+    draw_text(draw, (20, 16), fit_text(printable(language.render(title)), 20, WIDTH - 40),
+              fill=TEXT_COLOUR, size=20)
     if rows:
-        _bars(draw, rows)
+        _bars(draw, rows, language)
     else:
         left, top, right, bottom = 20, PLOT_BOX[1], WIDTH - 20, PLOT_BOX[3]
         draw.rectangle((left, top, right, bottom), outline=GRID_COLOUR)
-        draw.text(((left + right) / 2, (top + bottom) / 2), EMPTY_PAGE, fill=MUTED_TEXT,
-                  font=font(24), anchor="mm")
+        draw_text(draw, ((left + right) / 2, (top + bottom) / 2),
+                  language.render(EMPTY_PAGE), fill=MUTED_TEXT, size=24, anchor="mm")
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -73,7 +77,8 @@ def printable(text: str) -> str:
     return " ".join("".join(c for c in spaced if c.isprintable()).split())
 
 
-def _bars(draw: ImageDraw.ImageDraw, rows: Sequence[LeaderboardRow]) -> None:
+def _bars(draw: ImageDraw.ImageDraw, rows: Sequence[LeaderboardRow],
+          language: Language) -> None:
     left, top, right, bottom = PLOT_BOX
     low, high = zero_and_scale([row.value for row in rows])
 
@@ -86,11 +91,11 @@ def _bars(draw: ImageDraw.ImageDraw, rows: Sequence[LeaderboardRow]) -> None:
     zero = x_of(0)
     for index, row in enumerate(rows):
         middle = top + row_height * (index + 0.5)
-        rank = f"{row.rank:,}."
+        rank = f"{language.number(row.rank)}."
         draw.text((RANK_RIGHT, middle), _fit(draw, rank, text_font, RANK_RIGHT - 14),
                   fill=MUTED_TEXT, font=text_font, anchor="rm")
-        name = _fit(draw, printable(row.name) or "?", text_font, left - RANK_RIGHT - 16)
-        draw.text((RANK_RIGHT + 6, middle), name, fill=TEXT_COLOUR, font=text_font,
+        name = fit_text(printable(row.name) or "?", size, left - RANK_RIGHT - 16) or "?"
+        draw_text(draw, (RANK_RIGHT + 6, middle), name, fill=TEXT_COLOUR, size=size,
                   anchor="lm")
         half = max(0.5, row_height * 0.3)
         end = x_of(row.value)
@@ -99,7 +104,7 @@ def _bars(draw: ImageDraw.ImageDraw, rows: Sequence[LeaderboardRow]) -> None:
             colour = POSITIVE_COLOUR if row.value > 0 else NEGATIVE_COLOUR
             draw.rectangle((min(zero, end), middle - half, max(zero, end), middle + half),
                            fill=colour)
-        value = f"{row.value:,}"
+        value = language.number(row.value)
         value_font = text_font
         room = VALUE_RIGHT - right - 10
         if draw.textlength(value, font=value_font) > room:  # a huge number: smaller type

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from bot.i18n import ENGLISH, Language
 from bot.render.replay_frames import Frame, replay_frames
 from bot.render.table_image import draw_table
 from engine.hand_record import RecordedHand
@@ -41,23 +42,26 @@ class ReplayImage:
 
 
 def render_replay(record: RecordedHand, names: Sequence[str], viewer: int | None, *,
-                  title: int, limit: int = DEFAULT_UPLOAD_LIMIT) -> ReplayImage:
+                  title: int, limit: int = DEFAULT_UPLOAD_LIMIT,
+                  language: Language = ENGLISH) -> ReplayImage:
     """The replay of ``record`` as ``viewer`` may see it (see ``replay_frames``), at most
-    ``limit`` bytes in all. Slow (a tenth of a second or more): call it off the event loop.
-    Raises ``IllegalActionError`` for a record that does not fit the rules."""
+    ``limit`` bytes in all, its words in ``language``. Slow (a tenth of a second or more):
+    call it off the event loop. Raises ``IllegalActionError`` for a record that does not fit
+    the rules."""
     frames = replay_frames(record, names, viewer, title=title)
-    still = encode_still(frames[-1])
+    still = encode_still(frames[-1], language=language)
     budget = limit - len(still)
     for streets_only, chosen in ((False, frames), (True, [f for f in frames if f.key])):
-        animation = encode_gif(chosen)
+        animation = encode_gif(chosen, language=language)
         if len(animation) <= budget:
             return ReplayImage(animation, still, len(chosen), streets_only)
     return ReplayImage(None, still, 0, streets_only=True)
 
 
-def encode_gif(frames: Sequence[Frame]) -> bytes:
-    """The frames as a looping GIF, each shown for its duration, on one shared palette."""
-    images = [draw_table(frame.state, frame.face_down) for frame in frames]
+def encode_gif(frames: Sequence[Frame], *, language: Language = ENGLISH) -> bytes:
+    """The frames as a looping GIF, each shown for its duration, on one shared palette, their
+    words in ``language``."""
+    images = [draw_table(frame.state, frame.face_down, language=language) for frame in frames]
     palette = _shared_palette(images[0], images[-1])
     paletted = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
     buffer = io.BytesIO()
@@ -76,9 +80,10 @@ def _shared_palette(first: Image.Image, last: Image.Image) -> Image.Image:
     return both.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
-def encode_still(frame: Frame) -> bytes:
-    """One frame as a PNG: the still image for clients that do not animate."""
-    image = draw_table(frame.state, frame.face_down).quantize(
+def encode_still(frame: Frame, *, language: Language = ENGLISH) -> bytes:
+    """One frame as a PNG, its words in ``language``: the still image for clients that do not
+    animate."""
+    image = draw_table(frame.state, frame.face_down, language=language).quantize(
         256, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False)

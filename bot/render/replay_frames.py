@@ -12,6 +12,8 @@ picture at a time, each a ``TableState`` for the live table's renderer:
 Hole cards follow ``/history``'s rule: the viewer's own from the deal, others' only once
 shown at showdown; every other live hand is drawn face down. Frames marked ``key`` (the deal,
 each street's finished board, the showdown, the result) make the shorter streets-only replay.
+Each frame's line under the table is a ``Text``, drawn in the language of whoever asks for
+the images (``draw_table(..., language=...)``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import Text, tr
+from bot.i18n.poker import street_name
 from bot.tables.notifier import SeatState, TableState
 from engine.actions import ActionKind, Street
 from engine.cards import Card
@@ -46,9 +50,6 @@ RESULT_MS = 4000
 """How long each kind of frame stays up: an action long enough to read its line, a card
 short (the flop's three read as one deal), the showdown and the result long enough to find
 the hand names; the result stays longest because it is also the still image."""
-
-_RUN_NAMES = ("", "second board: ")
-
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -127,17 +128,19 @@ class _Narrator:
         elif isinstance(first, UncalledBetReturned):
             self.bets[first.seat] -= first.amount
             self.stacks[first.seat] += first.amount
-            self._draw(f"{first.amount:,} returned to {self.names[first.seat]}", ACTION_MS)
+            self._draw(tr("{amount} returned to {name}", amount=first.amount,
+                          name=self.names[first.seat]), ACTION_MS)
         elif isinstance(first, RunItTwiceChosen):
-            self._draw("Running it twice" if first.agreed else "Running it once", ACTION_MS)
+            self._draw(tr("Running it twice") if first.agreed else tr("Running it once"),
+                       ACTION_MS)
         elif isinstance(first, StreetDealt):
             self._street(first)
         elif isinstance(first, Showed | Mucked):
             self._collect(Street.SHOWDOWN)
             self.shown |= {event.seat for event in group if isinstance(event, Showed)}
             mucked = [self.names[event.seat] for event in group if isinstance(event, Mucked)]
-            self._draw("Showdown" + (f" · {', '.join(mucked)} mucked" if mucked else ""),
-                       SHOWDOWN_MS, key=True)
+            self._draw(tr("Showdown · {names} mucked", names=mucked) if mucked
+                       else street_name(Street.SHOWDOWN), SHOWDOWN_MS, key=True)
         elif isinstance(first, Won):
             self.result(group)
 
@@ -149,10 +152,10 @@ class _Narrator:
             if isinstance(event, Won):
                 self.stacks[event.seat] += event.amount
                 self.pot -= event.amount
-        self._draw(self._awards(group) or "The hand is over", RESULT_MS, key=True)
+        self._draw(self._awards(group) or tr("The hand is over"), RESULT_MS, key=True)
 
     def _deal(self, group: list[Event]) -> None:
-        posted = []
+        posted: list[Text] = []
         for event in group:
             if isinstance(event, Posted):
                 self.stacks[event.seat] -= event.amount
@@ -160,14 +163,19 @@ class _Narrator:
                     self.pot += event.amount
                 else:
                     self.bets[event.seat] += event.amount
-                    posted.append(f"{self.names[event.seat]} posts the {event.forced.value} "
-                                  f"{event.amount:,}")
+                    name = self.names[event.seat]
+                    posted.append(
+                        tr("{name} posts the small blind {amount}", name=name,
+                           amount=event.amount) if event.forced is Forced.SMALL_BLIND else
+                        tr("{name} posts the big blind {amount}", name=name,
+                           amount=event.amount))
             elif isinstance(event, HoleCardsDealt):
                 self.hole[event.seat] = event.cards
-        self._draw(" · ".join(posted) or "Cards dealt", DEAL_MS, key=True)
+        self._draw(_joined(posted) or tr("Cards dealt"), DEAL_MS, key=True)
 
     def _street(self, event: StreetDealt) -> None:
-        label = _RUN_NAMES[event.run] + event.street.label
+        label = street_name(event.street) if event.run == 0 else \
+            tr("Second board: {street}", street=street_name(event.street))
         self._collect(event.street)
         if event.run >= len(self.boards):  # the second board starts from the cards shared
             self.boards.append(self.boards[0][:_SHARED_BEFORE[event.street]])
@@ -182,18 +190,22 @@ class _Narrator:
         self.bets = [0] * len(self.bets)
         self.street = street
 
-    def _awards(self, group: list[Event]) -> str:
+    def _awards(self, group: list[Event]) -> Text | None:
         runs = len(self.boards)
         parts = []
         for event in group:
             if isinstance(event, Won):
-                where = " (side pot)" if event.pot else ""
+                award = tr("{name} wins {amount}", name=self.names[event.seat],
+                           amount=event.amount)
+                if event.pot:
+                    award = tr("{award} (side pot)", award=award)
                 if runs > 1:
-                    where += f" on the {'first' if event.run == 0 else 'second'} board"
-                parts.append(f"{self.names[event.seat]} wins {event.amount:,}{where}")
-        return " · ".join(parts)
+                    award = tr("{award} on the first board", award=award) if event.run == 0 \
+                        else tr("{award} on the second board", award=award)
+                parts.append(award)
+        return _joined(parts)
 
-    def _draw(self, text: str, duration_ms: int, *, key: bool = False,
+    def _draw(self, text: Text, duration_ms: int, *, key: bool = False,
               active: int | None = None) -> None:
         record = self.record
         live = [seat for seat in range(len(self.stacks)) if not self.folded[seat]]
@@ -222,12 +234,26 @@ _SHARED_BEFORE = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
 """Board cards both runs share when the second run starts dealing at this street."""
 
 
-def _said(name: str, kind: ActionKind, to: int, added: int, all_in: bool) -> str:
+def _said(name: str, kind: ActionKind, to: int, added: int, all_in: bool) -> Text:
     """An action as a line under the table, like ``"Ann raises to 60"``."""
-    if kind in (ActionKind.BET, ActionKind.RAISE):
-        text = f"{name} {'bets' if kind is ActionKind.BET else 'raises to'} {to:,}"
+    if kind is ActionKind.BET:
+        text = tr("{name} bets {amount}", name=name, amount=to)
+    elif kind is ActionKind.RAISE:
+        text = tr("{name} raises to {amount}", name=name, amount=to)
     elif kind is ActionKind.CALL:
-        text = f"{name} calls {added:,}"
+        text = tr("{name} calls {amount}", name=name, amount=added)
+    elif kind is ActionKind.FOLD:
+        text = tr("{name} folds", name=name)
     else:
-        text = f"{name} {'folds' if kind is ActionKind.FOLD else 'checks'}"
-    return text + " and is all-in" if all_in else text
+        text = tr("{name} checks", name=name)
+    return tr("{action} and is all-in", action=text) if all_in else text
+
+
+def _joined(parts: Sequence[Text]) -> Text | None:
+    """Lines told in one frame, side by side (``"a · b"``), or ``None`` for none."""
+    if not parts:
+        return None
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = tr("{first} · {second}", first=joined, second=part)
+    return joined

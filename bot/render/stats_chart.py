@@ -21,8 +21,10 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import ENGLISH, Language, tr, tr_n
 from bot.ledger import HandResultPoint, PlayerStats, ServerAverages
 from bot.render.card_faces import font
+from bot.render.fonts import draw_text, fit_text
 
 WIDTH, HEIGHT = 800, 400
 PLOT_BOX = (80, 50, 580, 350)
@@ -37,7 +39,7 @@ SHOWDOWN_COLOUR = (70, 140, 255)
 NON_SHOWDOWN_COLOUR = (240, 80, 80)
 PLAYER_BAR_COLOUR = (240, 190, 60)
 SERVER_BAR_COLOUR = (120, 124, 135)
-NO_HANDS = "No hands yet"
+NO_HANDS = tr("No hands yet")
 
 
 def is_showdown(point: HandResultPoint) -> bool:
@@ -66,39 +68,51 @@ def render_stats_chart(
     points: Sequence[HandResultPoint],
     stats: PlayerStats,
     server_average: ServerAverages | None,
+    *,
+    language: Language = ENGLISH,
 ) -> bytes:
     """The chart as PNG bytes, ``WIDTH`` x ``HEIGHT``: the player's cumulative net chips over
     ``points`` (in the order played), split into showdown and non-showdown winnings, with a
-    legend and a VPIP/PFR panel against ``server_average`` (left out when ``None``)."""
+    legend and a VPIP/PFR panel against ``server_average`` (left out when ``None``); its words
+    in ``language``."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((PLOT_BOX[0], 14), _fit(f"{stats.name}: net chips, hand by hand", 48),
-              fill=TEXT_COLOUR, font=font(20))
+    title = language.render(tr("{name}: net chips, hand by hand", name=stats.name))
+    draw_text(draw, (PLOT_BOX[0], 14), fit_text(title, 20, WIDTH - PLOT_BOX[0] - 20),
+              fill=TEXT_COLOUR, size=20)
     if len(points) < 2:
-        _message(draw, points)
+        _message(draw, points, language)
     else:
-        _chart(draw, points)
-    _legend(draw)
-    _habits_panel(draw, stats, server_average)
+        _chart(draw, points, language)
+    _legend(draw, language)
+    _habits_panel(draw, stats, server_average, language)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
 
 
-def _message(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint]) -> None:
+def _message(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint],
+             language: Language) -> None:
     left, top, right, bottom = PLOT_BOX
     draw.rectangle(PLOT_BOX, outline=GRID_COLOUR)
-    lines = [NO_HANDS] if not points else [
-        "Only one hand so far", f"{points[0].net:+,} chips", "The chart starts after two."]
+    if points:
+        net = points[0].net
+        signed = ("+" if net >= 0 else "-") + language.number(abs(net))
+        lines = [tr("Only one hand so far"), tr("{chips} chips", chips=signed),
+                 tr("The chart starts after two.")]
+    else:
+        lines = [NO_HANDS]
     y = (top + bottom) / 2 - 18 * len(lines) / 2
     for i, line in enumerate(lines):
         size = 24 if i == 0 else 16
-        draw.text(((left + right) / 2, y), line, fill=TEXT_COLOUR if i == 0 else MUTED_TEXT,
-                  font=font(size), anchor="mt")
+        draw_text(draw, ((left + right) / 2, y),
+                  fit_text(language.render(line), size, right - left - 10),
+                  fill=TEXT_COLOUR if i == 0 else MUTED_TEXT, size=size, anchor="mt")
         y += size + 10
 
 
-def _chart(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint]) -> None:
+def _chart(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint],
+           language: Language) -> None:
     left, top, right, bottom = PLOT_BOX
     lines = cumulative_lines(points)
     low = min(min(line) for line in lines)
@@ -117,7 +131,7 @@ def _chart(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint]) -> None
     for value in ticks:
         y = y_of(value)
         draw.line([(left, y), (right, y)], fill=AXIS_COLOUR if value == 0 else GRID_COLOUR)
-        label = f"{value:,}"
+        label = language.number(value)
         tight = draw.textlength(label, font=small) > left - 10  # a huge number: smaller type
         draw.text((left - 6, y), label, fill=MUTED_TEXT, font=font(8) if tight else small,
                   anchor="rm")
@@ -125,11 +139,13 @@ def _chart(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint]) -> None
         if 0 <= index <= hands:
             x = x_of(index)
             draw.line([(x, bottom), (x, bottom + 4)], fill=AXIS_COLOUR)
-            draw.text((x, bottom + 6), f"{index:,}", fill=MUTED_TEXT, font=small, anchor="mt")
+            draw.text((x, bottom + 6), language.number(index), fill=MUTED_TEXT, font=small,
+                      anchor="mt")
     draw.rectangle(PLOT_BOX, outline=AXIS_COLOUR)
-    draw.text(((left + right) / 2, bottom + 24), "Hands played", fill=MUTED_TEXT,
-              font=font(13), anchor="mt")
-    draw.text((left - 6, top - 8), "Chips", fill=MUTED_TEXT, font=font(13), anchor="rb")
+    draw_text(draw, ((left + right) / 2, bottom + 24), language.render(tr("Hands played")),
+              fill=MUTED_TEXT, size=13, anchor="mt")
+    draw_text(draw, (left - 6, top - 8), language.render(tr("Chips")), fill=MUTED_TEXT,
+              size=13, anchor="rb")
     for line, colour in zip(lines[::-1], (NON_SHOWDOWN_COLOUR, SHOWDOWN_COLOUR, TOTAL_COLOUR),
                             strict=True):  # the total last, on top
         draw.line([(x_of(i), y_of(v)) for i, v in enumerate(line)], fill=colour, width=2)
@@ -147,21 +163,23 @@ def _nice_ticks(low: float, high: float, count: int = 5) -> list[int]:
     return list(range(int(first), int(last) + 1, int(step)))
 
 
-def _legend(draw: ImageDraw.ImageDraw) -> None:
+def _legend(draw: ImageDraw.ImageDraw, language: Language) -> None:
     x, y = 600, 50
-    draw.text((x, y), "Net chips", fill=TEXT_COLOUR, font=font(15))
-    for label, colour in (("All hands", TOTAL_COLOUR), ("Showdown", SHOWDOWN_COLOUR),
-                          ("Non-showdown", NON_SHOWDOWN_COLOUR)):
+    draw_text(draw, (x, y), language.render(tr("Net chips")), fill=TEXT_COLOUR, size=15)
+    for label, colour in ((tr("All hands"), TOTAL_COLOUR), (tr("Showdown"), SHOWDOWN_COLOUR),
+                          (tr("Non-showdown"), NON_SHOWDOWN_COLOUR)):
         y += 24
         draw.line([(x, y + 8), (x + 22, y + 8)], fill=colour, width=3)
-        draw.text((x + 30, y), label, fill=TEXT_COLOUR, font=font(13))
+        draw_text(draw, (x + 30, y), fit_text(language.render(label), 13, WIDTH - x - 36),
+                  fill=TEXT_COLOUR, size=13)
 
 
 def _habits_panel(
-    draw: ImageDraw.ImageDraw, stats: PlayerStats, server_average: ServerAverages | None
+    draw: ImageDraw.ImageDraw, stats: PlayerStats, server_average: ServerAverages | None,
+    language: Language,
 ) -> None:
     x, y, width = 600, 180, 180
-    draw.text((x, y), "Preflop", fill=TEXT_COLOUR, font=font(15))
+    draw_text(draw, (x, y), language.render(tr("Preflop")), fill=TEXT_COLOUR, size=15)
     rows = [("VPIP", stats.vpip_percent, server_average and server_average.vpip_percent),
             ("PFR", stats.pfr_percent, server_average and server_average.pfr_percent)]
     small = font(12)
@@ -169,13 +187,14 @@ def _habits_panel(
         y += 26
         draw.text((x, y), name, fill=TEXT_COLOUR, font=small)
         y += 16
-        bars = [("You", mine, PLAYER_BAR_COLOUR)]
+        bars = [(language.render(tr("You")), mine, PLAYER_BAR_COLOUR)]
         if server_average is not None and server_average.players:
-            bars.append(("Server", float(theirs or 0.0), SERVER_BAR_COLOUR))
+            bars.append((language.render(tr("Server")), float(theirs or 0.0),
+                         SERVER_BAR_COLOUR))
         for label, percent, colour in bars:
             share = max(0.0, min(percent, 100.0)) / 100
             bar_left, bar_right = x + 48, x + width - 44
-            draw.text((x, y), label, fill=MUTED_TEXT, font=small)
+            draw_text(draw, (x, y), fit_text(label, 12, 44), fill=MUTED_TEXT, size=12)
             draw.rectangle((bar_left, y + 2, bar_right, y + 12), outline=GRID_COLOUR)
             if share > 0:
                 draw.rectangle((bar_left, y + 2, bar_left + (bar_right - bar_left) * share,
@@ -183,10 +202,6 @@ def _habits_panel(
             draw.text((x + width, y), f"{percent:.0f}%", fill=TEXT_COLOUR, font=small,
                       anchor="ra")
             y += 18
-    hands = f"{stats.hands_played:,} hands played"
-    draw.text((x, y + 14), hands, fill=MUTED_TEXT, font=small)
-
-
-def _fit(text: str, length: int) -> str:
-    """``text`` cut to ``length`` characters, with an ellipsis when cut."""
-    return text if len(text) <= length else text[: length - 1] + "…"
+    hands = tr_n("{count} hand played", "{count} hands played", stats.hands_played)
+    draw_text(draw, (x, y + 14), fit_text(language.render(hands), 12, WIDTH - x - 10),
+              fill=MUTED_TEXT, size=12)

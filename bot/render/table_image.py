@@ -13,9 +13,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.card_faces import card_back, card_face, font
+from bot.i18n import ENGLISH, Language, tr
+from bot.i18n.poker import hand_name as hand_name_text
+from bot.i18n.poker import street_name
+from bot.render.card_faces import card_back, card_face
+from bot.render.fonts import draw_text, fit_text
 from bot.tables.notifier import PotState, SeatState, TableState
-from engine.evaluator import describe
+from engine.evaluator import evaluate
 
 WIDTH, HEIGHT = 800, 450
 CENTRE = (WIDTH / 2, HEIGHT / 2 - 5)
@@ -40,27 +44,31 @@ BUTTON = (236, 214, 160)
 ALL_IN = (220, 60, 50)
 
 
-def render_table(state: TableState) -> bytes:
-    """PNG (800x450) of the table as everyone in the channel may see it."""
+def render_table(state: TableState, *, language: Language = ENGLISH) -> bytes:
+    """PNG (800x450) of the table as everyone in the channel may see it, its words in
+    ``language`` (the channel's)."""
     # A 256-colour palette looks the same here and encodes twice as fast as RGB.
-    palette = draw_table(state).quantize(256, method=Image.Quantize.FASTOCTREE)
+    palette = draw_table(state, language=language).quantize(256, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
-def draw_table(state: TableState, face_down: Collection[int] = ()) -> Image.Image:
-    """The table (RGB, 800x450) with ``state``'s seats, board and pots. Seats in
-    ``face_down`` (dealt in, cards not shown to this viewer) get two card backs in the place
-    where shown cards go (``hole_card_boxes``), so a replay shows who still holds cards."""
+def draw_table(state: TableState, face_down: Collection[int] = (), *,
+               language: Language = ENGLISH) -> Image.Image:
+    """The table (RGB, 800x450) with ``state``'s seats, board and pots, its words in
+    ``language``. Seats in ``face_down`` (dealt in, cards not shown to this viewer) get two
+    card backs in the place where shown cards go (``hole_card_boxes``), so a replay shows who
+    still holds cards."""
     image = _felt().copy()
     draw = ImageDraw.Draw(image)
-    _draw_header(draw, state)
+    _draw_header(draw, state, language)
     _draw_board(image, draw, state)
-    _draw_pots(draw, state.pots, state.pot_total)
-    hand_names = shown_hand_names(state)
+    _draw_pots(draw, state.pots, state.pot_total, language)
+    hand_names = shown_hand_names(state, language=language)
     for seat in state.seats:
-        _draw_seat(image, draw, state, seat, hand_names.get(seat.seat), seat.seat in face_down)
+        _draw_seat(image, draw, state, seat, hand_names.get(seat.seat), seat.seat in face_down,
+                   language)
     return image.convert("RGB")
 
 
@@ -85,17 +93,22 @@ def _on_oval(radii: tuple[float, float], angle: float) -> tuple[float, float]:
     return CENTRE[0] + radii[0] * math.cos(angle), CENTRE[1] + radii[1] * math.sin(angle)
 
 
-def _draw_header(draw: ImageDraw.ImageDraw, state: TableState) -> None:
-    blinds = f"Blinds {state.small_blind:,}/{state.big_blind:,}"
+def _draw_header(draw: ImageDraw.ImageDraw, state: TableState, language: Language) -> None:
     if state.ante:
-        blinds += f" ante {state.ante:,}"
-    draw.text((12, 8), f"Hand #{state.hand_number}  ·  {blinds}", font=font(15), fill=TEXT)
-    street = state.street.label if state.street is not None and state.is_hand_running \
-        else "Waiting for the next hand"
-    draw.text((WIDTH - 12, 8), street, font=font(15), fill=TEXT, anchor="ra")
+        blinds = tr("Blinds {small}/{big} ante {ante}", small=state.small_blind,
+                    big=state.big_blind, ante=state.ante)
+    else:
+        blinds = tr("Blinds {small}/{big}", small=state.small_blind, big=state.big_blind)
+    hand = tr("Hand #{number}", number=str(state.hand_number))
+    draw_text(draw, (12, 8), f"{language.render(hand)}  ·  {language.render(blinds)}", size=15,
+              fill=TEXT)
+    street = street_name(state.street) if state.street is not None and state.is_hand_running \
+        else tr("Waiting for the next hand")
+    draw_text(draw, (WIDTH - 12, 8), language.render(street), size=15, fill=TEXT, anchor="ra")
     if state.last_action:
-        draw.text((WIDTH / 2, HEIGHT - 10), state.last_action, font=font(14), fill=DIM_TEXT,
-                  anchor="md")
+        draw_text(draw, (WIDTH / 2, HEIGHT - 10),
+                  fit_text(language.render(state.last_action), 14, WIDTH - 20), size=14,
+                  fill=DIM_TEXT, anchor="md")
 
 
 def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState) -> None:
@@ -116,24 +129,32 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState
                                        outline=FELT_LINE, width=2)
 
 
-def _draw_pots(draw: ImageDraw.ImageDraw, pots: tuple[PotState, ...], total: int) -> None:
+def _draw_pots(draw: ImageDraw.ImageDraw, pots: tuple[PotState, ...], total: int,
+               language: Language) -> None:
     if total:
-        draw.text((CENTRE[0], CENTRE[1] - 52), f"Pot {total:,}", font=font(18), fill=TEXT,
+        draw_text(draw, (CENTRE[0], CENTRE[1] - 52),
+                  language.render(tr("Pot {amount}", amount=total)), size=18, fill=TEXT,
                   anchor="md")
-    side_pots = [f"Side pot {index}: {pot.amount:,}" for index, pot in enumerate(pots[1:], 1)]
     if len(pots) > 1:
-        draw.text((CENTRE[0], CENTRE[1] + 48), f"Main {pots[0].amount:,}   " +
-                  "   ".join(side_pots), font=font(13), fill=TEXT, anchor="ma")
+        parts = [tr("Main {amount}", amount=pots[0].amount)] + [
+            tr("Side pot {number}: {amount}", number=index, amount=pot.amount)
+            for index, pot in enumerate(pots[1:], 1)]
+        draw_text(draw, (CENTRE[0], CENTRE[1] + 48),
+                  fit_text("   ".join(language.render(part) for part in parts), 13,
+                           FELT_BOX[2] - FELT_BOX[0] - 60),
+                  size=13, fill=TEXT, anchor="ma")
 
 
-def shown_hand_names(state: TableState) -> dict[int, str]:
-    """By seat, the name of each shown hand on each board (``"A / B"`` when run twice)."""
+def shown_hand_names(state: TableState, *, language: Language = ENGLISH) -> dict[int, str]:
+    """By seat, the name of each shown hand on each board (``"A / B"`` when run twice), in
+    ``language``."""
     names: dict[int, str] = {}
     boards = [board for board in (state.boards or (state.board,)) if len(board) >= 3]
     for seat in state.seats:
         if seat.shown_cards and boards:
             names[seat.seat] = " / ".join(
-                describe(seat.shown_cards + board).name for board in boards)
+                language.render(hand_name_text(evaluate((*seat.shown_cards, *board))))
+                for board in boards)
     return names
 
 
@@ -160,7 +181,8 @@ def hole_card_boxes(seat: int, max_seats: int, count: int = 2) -> list[tuple[int
 
 
 def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
-               seat: SeatState, hand_name: str | None, face_down: bool) -> None:
+               seat: SeatState, hand_name: str | None, face_down: bool,
+               language: Language) -> None:
     angle = _seat_angle(seat.seat, state.max_seats)
     x, y = _seat_centre(seat.seat, state.max_seats)
     box_width, box_height = SEAT_BOX
@@ -170,11 +192,12 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
     draw.rounded_rectangle(box, radius=10, fill=FOLDED_FILL if faded else SEAT_FILL,
                            outline=TO_ACT if is_to_act else (90, 95, 100),
                            width=4 if is_to_act else 1)
-    name = seat.name if len(seat.name) <= 15 else seat.name[:14] + "…"
     text_colour = DIM_TEXT if faded else TEXT
-    draw.text((x, box[1] + 5), name, font=font(14), fill=text_colour, anchor="ma")
-    draw.text((x, box[1] + 25), _seat_status(seat), font=font(13),
-              fill=ALL_IN if seat.all_in else text_colour, anchor="ma")
+    draw_text(draw, (x, box[1] + 5), fit_text(seat.name, 14, box_width - 10), size=14,
+              fill=text_colour, anchor="ma")
+    draw_text(draw, (x, box[1] + 25), fit_text(_seat_status(seat, language), 13,
+                                               box_width - 8),
+              size=13, fill=ALL_IN if seat.all_in else text_colour, anchor="ma")
     if seat.shown_cards:
         sprites = [card_face(card, *SHOWN_CARD) for card in seat.shown_cards]
         _draw_hole_cards(image, draw, state, seat, sprites, hand_name)
@@ -182,21 +205,21 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
         _draw_hole_cards(image, draw, state, seat, [card_back(*SHOWN_CARD)] * 2, None)
     toward_centre = _on_oval(BET_RADII, angle)
     if seat.bet:
-        _draw_chips(draw, toward_centre, seat.bet)
+        _draw_chips(draw, toward_centre, seat.bet, language)
     if seat.is_button:
         bx, by = _on_oval((BET_RADII[0] + 60, BET_RADII[1] + 38), angle + 0.22)
         draw.ellipse((bx - 11, by - 11, bx + 11, by + 11), fill=BUTTON, outline=(40, 40, 40))
-        draw.text((bx, by), "D", font=font(14), fill=(20, 20, 20), anchor="mm")
+        draw_text(draw, (bx, by), "D", size=14, fill=(20, 20, 20), anchor="mm")
 
 
-def _seat_status(seat: SeatState) -> str:
+def _seat_status(seat: SeatState, language: Language) -> str:
     if seat.sitting_out:
-        return "sitting out"
+        return language.render(tr("sitting out"))
     if seat.folded:
-        return f"{seat.stack:,} · folded"
+        return language.render(tr("{chips} · folded", chips=seat.stack))
     if seat.all_in:
-        return "ALL-IN"
-    return f"{seat.stack:,}"
+        return language.render(tr("ALL-IN"))
+    return language.number(seat.stack)
 
 
 def _draw_hole_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
@@ -210,12 +233,13 @@ def _draw_hole_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: Table
         seat_top = _seat_centre(seat.seat, state.max_seats)[1] - SEAT_BOX[1] / 2
         top, bottom = boxes[0][1], boxes[0][3]
         below = bottom + 2 if top > seat_top else top - 16
-        draw.text((x, below), hand_name, font=font(12), fill=TO_ACT, anchor="ma",
+        draw_text(draw, (x, below), hand_name, size=12, fill=TO_ACT, anchor="ma",
                   stroke_width=2, stroke_fill=BACKGROUND)
 
 
-def _draw_chips(draw: ImageDraw.ImageDraw, at: tuple[float, float], amount: int) -> None:
+def _draw_chips(draw: ImageDraw.ImageDraw, at: tuple[float, float], amount: int,
+                language: Language) -> None:
     x, y = at
     draw.ellipse((x - 9, y - 9, x + 9, y + 9), fill=CHIP, outline=TEXT, width=2)
-    draw.text((x + 13, y), f"{amount:,}", font=font(14), fill=TEXT, anchor="lm",
+    draw_text(draw, (x + 13, y), language.number(amount), size=14, fill=TEXT, anchor="lm",
               stroke_width=2, stroke_fill=FELT)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.errors import InvalidAmount
+from bot.i18n import tr
+from bot.i18n.poker import action_word
 from bot.tables.errors import IllegalAction
 from engine.actions import Action, ActionKind, LegalActions
 
@@ -17,10 +19,12 @@ def bet_or_raise(legal: LegalActions, amount: int) -> Action:
     range raises ``InvalidAmount``, which names the range."""
     kind = ActionKind.RAISE if legal.can_raise or legal.call_amount else ActionKind.BET
     if not legal.can_bet_or_raise:
-        raise IllegalAction(f"You cannot {kind} now; you can "
-                            f"{'check' if legal.can_check else 'call or fold'}.")
+        raise IllegalAction(tr("You cannot {action} now; you can check.", action=action_word(kind))
+                            if legal.can_check else
+                            tr("You cannot {action} now; you can call or fold.",
+                               action=action_word(kind)))
     if not legal.min_to <= amount <= legal.max_to:
-        raise InvalidAmount.out_of_range(str(kind), amount, legal.min_to, legal.max_to)
+        raise InvalidAmount.out_of_range(action_word(kind), amount, legal.min_to, legal.max_to)
     if amount == legal.max_to:
         return Action(ActionKind.ALL_IN)
     return Action(kind, amount)

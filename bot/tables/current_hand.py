@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.i18n import Text, tr
+from bot.i18n.poker import action_text, why_illegal
 from bot.tables.errors import IllegalAction, NotYourTurn
 from bot.tables.seats import Seat
-from engine.actions import Action, ActionKind
+from engine.actions import Action
 from engine.cards import Card
 from engine.hand import Hand, IllegalActionError
-from engine.view import ActionRecord
 
 
 class CurrentHand:
@@ -61,7 +62,7 @@ class CurrentHand:
         """The person whose turn is open, while it is."""
         self.deadline: float | None = None
         """When that turn ends (unix timestamp)."""
-        self.last_action: str | None = None
+        self.last_action: Text | None = None
         """The last action, as shown to everyone (``"Ann: raise 60"``)."""
         self.actions_taken = 0
         """Incremented by every action and run-it-twice choice."""
@@ -123,18 +124,18 @@ class CurrentHand:
         position = hand.to_act
         if position is None or self.seats[position] is not seat:
             raise NotYourTurn()
+        legal = hand.legal_actions()
         try:
             hand.act(position, action)
         except IllegalActionError as error:
-            raise IllegalAction(f"You cannot do that: {error}.") from None
-        record = hand.history[-1]
-        self.last_action = _action_text(seat.name, record)
+            raise IllegalAction(why_illegal(legal, action)) from error
+        self.last_action = action_text(seat.name, hand.history[-1])
         self.actions_taken += 1
 
     def choose_run_it_twice(self, agree: bool) -> None:
         """Record the answer to the run-it-twice question in the hand."""
         self.require().choose_run_it_twice(agree)
-        self.last_action = "Running it twice" if agree else "Running it once"
+        self.last_action = tr("Running it twice") if agree else tr("Running it once")
         self.actions_taken += 1
 
     def end(self) -> None:
@@ -142,17 +143,3 @@ class CurrentHand:
         self.running = False
         self.hand_id = None
         self.awaiting = self.deadline = None
-
-
-def _action_text(name: str, record: ActionRecord) -> str:
-    """An action as the table shows it: a call names the chips it added, a bet or raise the
-    street total it makes (``Ann: raise to 80``), and an all-in says so.
-
-    >>> from engine.actions import Street
-    >>> _action_text("Ann", ActionRecord(0, Street.FLOP, ActionKind.RAISE, 60, 80, True))
-    'Ann: raise to 80 (all-in)'
-    """
-    kind = record.kind
-    amount = {ActionKind.CALL: f" {record.added:,}", ActionKind.BET: f" {record.to:,}",
-              ActionKind.RAISE: f" to {record.to:,}"}.get(kind, "")
-    return f"{name}: {kind}{amount}" + (" (all-in)" if record.is_all_in else "")

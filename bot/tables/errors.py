@@ -1,16 +1,17 @@
 """Mistakes a player can make at a table, each with a short sentence to show them.
 
 Every ``TableError`` (a ``HoldemError``) is an expected user error: the front end shows
-``str(error)`` to that person only, and nothing at the table has changed.
+``error.message`` to that person only, in their language, and nothing at the table has changed.
 """
 
 from __future__ import annotations
 
 from bot.errors import HoldemError
+from bot.i18n import tr
 
 
 class TableError(HoldemError):
-    """A request the table refused; ``str()`` is a short sentence for the player."""
+    """A request the table refused; ``message`` is a short sentence for the player."""
 
 
 class InvalidSettings(TableError, ValueError):
@@ -21,14 +22,14 @@ class NoTableHere(TableError):
     """The channel has no table."""
 
     def __init__(self) -> None:
-        super().__init__("There is no table in this channel. Use /join to open one.")
+        super().__init__(tr("There is no table in this channel. Use /join to open one."))
 
 
 class TableClosed(TableError):
     """The table is shutting down and takes no more requests."""
 
     def __init__(self) -> None:
-        super().__init__("This table is closing; try again in a moment.")
+        super().__init__(tr("This table is closing; try again in a moment."))
 
 
 class NotOurServer(TableError):
@@ -36,22 +37,22 @@ class NotOurServer(TableError):
     reach this one)."""
 
     def __init__(self) -> None:
-        super().__init__("Another instance of the bot runs this server's tables, so this one "
-                         "can do nothing here; please try again in a minute.")
+        super().__init__(tr("Another instance of the bot runs this server's tables, so this "
+                            "one can do nothing here; please try again in a minute."))
 
 
 class AlreadySeated(TableError):
     """The person already has a seat at this table."""
 
     def __init__(self) -> None:
-        super().__init__("You are already seated at this table.")
+        super().__init__(tr("You are already seated at this table."))
 
 
 class TableFull(TableError):
     """Every seat is taken."""
 
     def __init__(self, max_seats: int) -> None:
-        super().__init__(f"The table is full ({max_seats} seats).")
+        super().__init__(tr("The table is full ({seats} seats).", seats=max_seats))
         self.max_seats = max_seats
 
 
@@ -59,9 +60,9 @@ class TooManyBots(TableError):
     """Seating the bots asked for would take seats the table keeps for people."""
 
     def __init__(self, limit: int, seated: int) -> None:
-        super().__init__(
-            f"This table seats at most {limit} bots ({seated} seated now); a server manager "
-            "can change that with /settings max_bots.")
+        super().__init__(tr(
+            "This table seats at most {limit} bots ({seated} seated now); a server manager "
+            "can change that with /settings max_bots.", limit=limit, seated=seated))
         self.limit = limit
         self.seated = seated
 
@@ -70,15 +71,15 @@ class TableMovedOn(TableError):
     """An answer for a turn (or hand) that is over: a double click, or an old button or form."""
 
     def __init__(self) -> None:
-        super().__init__("The table has moved on since that was shown; use the buttons on the "
-                         "latest table message.")
+        super().__init__(tr("The table has moved on since that was shown; use the buttons on "
+                            "the latest table message."))
 
 
 class NotYourTurn(TableError):
     """Someone else is to act, or no action is awaited (also what a second click gets)."""
 
     def __init__(self) -> None:
-        super().__init__("It is not your turn.")
+        super().__init__(tr("It is not your turn."))
 
 
 class IllegalAction(TableError):
@@ -89,26 +90,27 @@ class NotEnoughPlayers(TableError):
     """A hand cannot start: fewer than two seated players have chips."""
 
     def __init__(self) -> None:
-        super().__init__("A hand needs at least two seated players with chips.")
+        super().__init__(tr("A hand needs at least two seated players with chips."))
 
 
 class UnknownBot(TableError):
     """No bot of that name (or no bot at all) sits at the table."""
 
     def __init__(self, name: str | None) -> None:
-        super().__init__(f"There is no bot called {name!r} here." if name
-                         else "There is no bot at this table.")
+        super().__init__(tr("There is no bot called “{name}” here.", name=name) if name
+                         else tr("There is no bot at this table."))
 
 
 class UnknownBotLevel(TableError, ValueError):
     """A bot level that does not exist."""
 
     def __init__(self, level: str, levels: tuple[str, ...]) -> None:
-        super().__init__(f"Unknown bot level {level!r}; choose one of {', '.join(levels)}.")
+        super().__init__(tr("Unknown bot level “{level}”; choose one of {levels}.",
+                            level=level, levels=levels))
 
 
 class NoQuestionPending(TableError):
     """A run-it-twice answer arrived when nobody asked this person."""
 
     def __init__(self) -> None:
-        super().__init__("There is no run-it-twice question for you right now.")
+        super().__init__(tr("There is no run-it-twice question for you right now."))

@@ -15,6 +15,7 @@ import random
 import time
 
 from bot.errors import HoldemError
+from bot.i18n import tr
 from bot.ledger import LedgerUnavailable
 from bot.tables.bot_worker import BotWorker, BotWorkerFailed
 from bot.tables.current_hand import CurrentHand
@@ -268,10 +269,10 @@ class HandRunner:
 
     async def _tell_timeout(self, seat: Seat, user_id: int) -> None:
         if seat.sitting_out:
-            message = ("Your time ran out twice in a row, so you are sitting out. "
-                       "Sit in again to play.")
+            message = tr("Your time ran out twice in a row, so you are sitting out. "
+                         "Sit in again to play.")
         else:
-            message = "Your time ran out, so you checked or folded."
+            message = tr("Your time ran out, so you checked or folded.")
         await self._outbox.tell(user_id, message)
 
     async def _run_it_twice(self, hand: Hand) -> None:
@@ -334,8 +335,8 @@ class HandRunner:
             if seat.user_id is not None:
                 await self._outbox.tell(
                     seat.user_id,
-                    "Something went wrong at the table, so this hand was cancelled and "
-                    "everyone's chips are back to where they were when it started.")
+                    tr("Something went wrong at the table, so this hand was cancelled and "
+                       "everyone's chips are back to where they were when it started."))
 
     async def _next_turn(self) -> None:
         """Queue for a new turn after waiting on the ledger or the bots' worker, whose answers

@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping
 
 from bot.errors import InvalidAmount, NotEnoughChips, NotSeated
+from bot.i18n import tr
 from bot.ledger import LedgerError
 from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import Bot
@@ -184,10 +185,11 @@ class Lobby:
         low, high = self.settings.min_buy_in, self.settings.max_buy_in
         if requested is None:
             if balance < low:
-                raise NotEnoughChips(
-                    f"The minimum buy-in is {low:,} chips but your balance is {balance:,}.")
+                raise NotEnoughChips(tr(
+                    "The minimum buy-in is {low} chips but your balance is {balance}.",
+                    low=low, balance=balance))
             return min(self.settings.default_buy_in, balance)
         if isinstance(requested, bool) or not isinstance(requested, int) \
                 or not low <= requested <= high:
-            raise InvalidAmount.out_of_range("buy-in", requested, low, high)
+            raise InvalidAmount.out_of_range(tr("buy-in"), requested, low, high)
         return requested

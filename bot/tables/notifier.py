@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.i18n import Message, Text
 from engine.actions import LegalActions, Street
 from engine.cards import Card
 
@@ -79,11 +80,13 @@ class TableState:
     button_seat: int | None
     to_act_seat: int | None
     to_act_deadline: float | None
-    last_action: str | None
+    last_action: Text | None
     small_blind: int
     big_blind: int
     ante: int
     max_seats: int
+    language: str = ""
+    """The table's language setting (a catalog code); empty follows the server's language."""
 
     def seat_of(self, user_id: int) -> SeatState | None:
         """The seat of a person, or ``None`` when they are not seated."""
@@ -132,7 +135,7 @@ class ShownHand:
     seat: int
     name: str
     cards: tuple[Card, ...]
-    hand_names: tuple[str, ...]
+    hand_names: tuple[Text, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +147,7 @@ class PotAward:
     amount: int
     pot_index: int
     board_index: int
-    hand_name: str | None
+    hand_name: Text | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +199,7 @@ class Notifier(Protocol):
     async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
         """A hand is over; ``state`` shows the final board, stacks and shown hands."""
 
-    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
+    async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
         """A message for one person only (an error, a warning, being sat out or busted)."""
 
     async def ask_run_it_twice(

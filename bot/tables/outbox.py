@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import ParamSpec
 
+from bot.i18n import Message
 from bot.tables.notifier import HandOutcome, Notifier, TableState, TurnPrompt
 from engine.cards import Card
 
@@ -40,7 +41,7 @@ class Outbox:
         """A hand is over."""
         await self._deliver(self._notifier.hand_finished, state, outcome)
 
-    async def tell(self, user_id: int, message: str) -> None:
+    async def tell(self, user_id: int, message: Message) -> None:
         """A message for one person at this table."""
         await self._deliver(self._notifier.tell, self._channel_id, user_id, message)
 

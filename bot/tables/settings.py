@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import Text, languages, tr
 from bot.tables.errors import InvalidSettings
 
 MIN_SEATS = 2
@@ -44,44 +45,52 @@ class TableSettings:
     bot_delay_min: float = 1.0
     bot_delay_max: float = 3.0
     run_it_twice_timeout: float = 15.0
+    language: str = ""
+    """The catalog code (``zh_Hans``) of what everyone at the table reads (the table message,
+    results); empty follows the server's own Discord language."""
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
                      "default_buy_in_bb", "max_seats"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidSettings(f"{_label(name)} must be a whole number, not {value!r}.")
+                raise InvalidSettings(tr("{setting} must be a whole number, not “{value}”.",
+                                         setting=name, value=str(value)[:20]))
         for name in ("turn_timeout", "next_hand_delay", "bot_delay_min", "bot_delay_max",
                      "run_it_twice_timeout"):
             value = getattr(self, name)
             if (not isinstance(value, int | float) or isinstance(value, bool)
                     or not math.isfinite(value) or value < 0):
-                raise InvalidSettings(f"{_label(name)} must be a number of seconds ≥ 0.")
+                raise InvalidSettings(tr("{setting} must be a number of seconds ≥ 0.",
+                                          setting=name))
         if self.small_blind < 1:
-            raise InvalidSettings("The small blind must be at least 1 chip.")
+            raise InvalidSettings(tr("The small blind must be at least 1 chip."))
         if self.big_blind < self.small_blind:
-            raise InvalidSettings(
-                f"The big blind ({self.big_blind}) must be at least the small blind "
-                f"({self.small_blind})."
-            )
+            raise InvalidSettings(tr(
+                "The big blind ({big}) must be at least the small blind ({small}).",
+                big=self.big_blind, small=self.small_blind))
         if self.ante < 0 or self.ante > self.big_blind:
-            raise InvalidSettings("The ante must be between 0 and the big blind.")
+            raise InvalidSettings(tr("The ante must be between 0 and the big blind."))
         if not 1 <= self.min_buy_in_bb <= self.default_buy_in_bb <= self.max_buy_in_bb:
-            raise InvalidSettings(
-                "Buy-ins must satisfy 1 ≤ minimum ≤ default ≤ maximum (in big blinds)."
-            )
+            raise InvalidSettings(tr(
+                "Buy-ins must satisfy 1 ≤ minimum ≤ default ≤ maximum (in big blinds)."))
         if not MIN_SEATS <= self.max_seats <= MAX_SEATS:
-            raise InvalidSettings(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+            raise InvalidSettings(tr("A table has {low} to {high} seats.", low=MIN_SEATS,
+                                     high=MAX_SEATS))
         if self.max_bots is not None and (
                 not isinstance(self.max_bots, int) or isinstance(self.max_bots, bool)
                 or not 0 <= self.max_bots < self.max_seats):
-            raise InvalidSettings(
-                f"A table of {self.max_seats} seats may hold 0 to {self.max_seats - 1} bots "
-                "(one seat at least is for a person).")
+            raise InvalidSettings(tr(
+                "A table of {seats} seats may hold 0 to {bots} bots (one seat at least is for "
+                "a person).", seats=self.max_seats, bots=self.max_seats - 1))
         if self.bot_delay_min > self.bot_delay_max:
-            raise InvalidSettings("The shortest bot delay cannot exceed the longest.")
+            raise InvalidSettings(tr("The shortest bot delay cannot exceed the longest."))
         if self.turn_timeout <= 0:
-            raise InvalidSettings("The turn timer must be longer than 0 seconds.")
+            raise InvalidSettings(tr("The turn timer must be longer than 0 seconds."))
+        if self.language and (not isinstance(self.language, str)
+                              or self.language not in languages()):
+            raise InvalidSettings(tr("Unknown language “{language}”; choose one of {known}.",
+                                     language=str(self.language)[:20], known=list(languages())))
 
     @classmethod
     def instant(cls, **changes: Any) -> TableSettings:
@@ -115,9 +124,8 @@ class TableSettings:
         known = {field.name for field in dataclasses.fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise InvalidSettings(
-                f"Unknown setting {unknown[0]!r}; settings are: {', '.join(sorted(known))}."
-            )
+            raise InvalidSettings(tr("Unknown setting “{name}”; settings are: {known}.",
+                                     name=unknown[0], known=sorted(known)))
         if "default_buy_in_bb" not in changes and (
                 {"min_buy_in_bb", "max_buy_in_bb"} & set(changes)):
             low = changes.get("min_buy_in_bb", self.min_buy_in_bb)
@@ -148,11 +156,10 @@ class TableSettings:
         return self.max_bots if self.max_bots is not None else max(self.max_seats - 2, 1)
 
     @property
-    def blinds_text(self) -> str:
-        """The stakes as players write them, like ``"10/20"``."""
-        text = f"{self.small_blind}/{self.big_blind}"
-        return f"{text} ante {self.ante}" if self.ante else text
+    def blinds_text(self) -> Text:
+        """The stakes as players write them, like ``10/20``."""
+        if self.ante:
+            return tr("{small}/{big} ante {ante}", small=self.small_blind, big=self.big_blind,
+                      ante=self.ante)
+        return tr("{small}/{big}", small=self.small_blind, big=self.big_blind)
 
-
-def _label(name: str) -> str:
-    return name.replace("_", " ").replace(" bb", " (big blinds)").capitalize()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import Text
+from bot.i18n.poker import hand_name
 from bot.ledger import HandParticipant
 from bot.tables.notifier import HandOutcome, PlayerResult, PotAward, ShownHand
 from bot.tables.seats import Seat
@@ -58,7 +60,7 @@ def hand_outcome(
 ) -> HandOutcome:
     """The public summary of a finished hand, with table seat numbers and player names."""
     result = finished_result(hand)
-    names_by_hand_seat = {entry.seat: entry.hand_names for entry in result.showdown}
+    names_by_hand_seat = {entry.seat: _hand_names(entry.ranks) for entry in result.showdown}
     awards = tuple(
         PotAward(
             seat=seats[winner].index,
@@ -74,7 +76,7 @@ def hand_outcome(
     )
     shown = tuple(
         ShownHand(seat=seats[entry.seat].index, name=seats[entry.seat].name,
-                  cards=entry.cards, hand_names=entry.hand_names)
+                  cards=entry.cards, hand_names=_hand_names(entry.ranks))
         for entry in result.showdown
     )
     results = tuple(
@@ -94,7 +96,11 @@ def hand_outcome(
     )
 
 
-def _hand_name(names: tuple[str, ...] | None, run: int) -> str | None:
+def _hand_names(ranks: tuple[int, ...]) -> tuple[Text, ...]:
+    return tuple(hand_name(rank) for rank in ranks)
+
+
+def _hand_name(names: tuple[Text, ...] | None, run: int) -> Text | None:
     if not names:
         return None
     return names[run] if run < len(names) else names[0]

@@ -55,6 +55,7 @@ class PublicState:
             big_blind=settings.big_blind,
             ante=settings.ante,
             max_seats=settings.max_seats,
+            language=settings.language,
         )
 
     def _seats(self, hand: Hand | None, running: bool) -> tuple[SeatState, ...]:

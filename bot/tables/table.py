@@ -32,6 +32,7 @@ import random
 from collections.abc import Callable
 
 from bot.errors import HandInProgress
+from bot.i18n import tr
 from bot.ledger import LedgerUnavailable
 from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import check_level
@@ -58,7 +59,7 @@ from engine.cards import Card
 
 log = logging.getLogger(__name__)
 
-LEDGER_DOWN_MESSAGE = (
+LEDGER_DOWN_MESSAGE = tr(
     "The chip ledger is unavailable right now, so no new hand can start and no chips can "
     "move. Your chips are safe; the table carries on by itself once the ledger is back.")
 
@@ -430,7 +431,7 @@ class Table:
             if still_seated and seat.stack == 0 and seat.user_id is not None and not seat.leaving:
                 await self._outbox.tell(
                     seat.user_id,
-                    "You are out of chips: top up to keep playing, or leave the table.")
+                    tr("You are out of chips: top up to keep playing, or leave the table."))
 
     def _ready_to_deal(self) -> bool:
         return self._lobby.can_deal() and (

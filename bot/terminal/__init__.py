@@ -11,9 +11,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
+from bot.i18n import tr
 from bot.process import configure_logging
 from bot.terminal.cli import parse_options
 from bot.terminal.game import play
+from bot.terminal.language import command_line_language
 from bot.terminal.render import Style, detect_colour
 
 __all__ = ["main"]
@@ -28,7 +30,12 @@ def main(
 ) -> int:
     """Run ``holdem play [options]``; returns the exit status (0 after leaving the table)."""
     env = os.environ if environ is None else environ
-    options = parse_options(sys.argv[1:] if argv is None else argv)
+    words = sys.argv[1:] if argv is None else argv
+    language, refusal = command_line_language(words, env)
+    if refusal is not None:
+        print(language.render(tr("error: {problem}", problem=refusal)), file=sys.stderr)
+        return 2
+    options = parse_options(words, language)
     # Only problems are logged, to stderr, so they never mix with the table on stdout.
     try:
         configure_logging(env.get("LOG_LEVEL", "").strip() or "WARNING")
@@ -45,10 +52,11 @@ def main(
         _forgive(out, "backslashreplace")
     colour = options.colour if options.colour is not None else detect_colour(out, env)
     try:
-        return asyncio.run(play(options, source, out, Style(colour)))
+        return asyncio.run(play(options, source, out, Style(colour, language)))
     except KeyboardInterrupt:
         # asyncio.run cancelled the game: the table was shut down and the hand refunded.
-        out.write("\nInterrupted; your chips are back in your balance.\n")
+        out.write("\n" + language.render(
+            tr("Interrupted; your chips are back in your balance.")) + "\n")
         return 130
 
 

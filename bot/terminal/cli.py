@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import platformdirs
 
 from bot.amounts import parse_amount
 from bot.errors import InputError
+from bot.i18n import ENGLISH, Language, Text, tr
 from engine.strategies import LEVELS as BOT_LEVELS
 
 DEFAULT_BOTS = BOT_LEVELS
 DEFAULT_BLINDS = (10, 20)
 MAX_BOTS = 8  # nine seats: the local player and up to eight bots
 APP_NAME = "holdem-discord"
+COMMAND = "holdem"
+LANGUAGE_CHOICES = ", ".join(("en", "zh-Hans (简体中文, zh-CN)", "zh-Hant (繁體中文, zh-TW)"))
+"""What ``--lang`` takes, as its help and its refusal say."""
+T = TypeVar("T")
 DATABASE_FILE = "holdem.sqlite3"
 
 
@@ -39,100 +45,129 @@ class PlayOptions:
     seed: int | None = None
     fast: bool = False
     colour: bool | None = None  # None: decide from the terminal and NO_COLOR
+    language: str | None = None
+    """``--lang`` as typed (``zh-Hans``, ``zh-TW``, ``en``); ``None``: the system locale's.
+    ``bot.terminal.language.choose_language`` reads it."""
 
 
-def parse_bots(text: str) -> tuple[str, ...]:
+def parse_bots(text: str, language: Language = ENGLISH) -> tuple[str, ...]:
     """Read ``easy,medium,hard``: one level per bot opponent, in seating order."""
     levels = tuple(word.strip().lower() for word in text.split(",") if word.strip())
     if not levels:
-        raise argparse.ArgumentTypeError("name at least one bot, like 'easy,medium,hard'")
+        raise _refusal(language, tr("name at least one bot, like 'easy,medium,hard'"))
     unknown = [level for level in levels if level not in BOT_LEVELS]
     if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown bot level {unknown[0]!r}: use {', '.join(BOT_LEVELS)}"
-        )
+        raise _refusal(language, tr("unknown bot level '{level}': use {levels}",
+                                    level=unknown[0][:20], levels=", ".join(BOT_LEVELS)))
     if len(levels) > MAX_BOTS:
-        raise argparse.ArgumentTypeError(f"at most {MAX_BOTS} bots fit at the table")
+        raise _refusal(language, tr("at most {count} bots fit at the table", count=MAX_BOTS))
     return levels
 
 
-def parse_blinds(text: str) -> tuple[int, int]:
+def parse_blinds(text: str, language: Language = ENGLISH) -> tuple[int, int]:
     """Read ``10/20`` as the small and the big blind."""
     small_text, slash, big_text = text.partition("/")
     try:
-        if not slash:
-            raise InputError("no slash")
         small, big = parse_amount(small_text), parse_amount(big_text)
     except InputError:
-        raise argparse.ArgumentTypeError(
-            f"{text[:20]!r} is not blinds: write them like '10/20'") from None
+        small = big = 0
+    if not slash or not small:
+        raise _refusal(language, tr("'{text}' is not blinds: write them like '10/20'",
+                                    text=text[:20]))
     if small > big:
-        raise argparse.ArgumentTypeError("the small blind must be at most the big blind")
+        raise _refusal(language, tr("the small blind must be at most the big blind"))
     return small, big
 
 
-def _positive_int(text: str) -> int:
+def _positive_int(text: str, language: Language = ENGLISH) -> int:
     try:
         return parse_amount(text)
     except InputError:
-        raise argparse.ArgumentTypeError(
-            f"{text[:20]!r} is not a positive whole number of chips") from None
+        raise _refusal(language, tr("'{text}' is not a positive whole number of chips",
+                                    text=text[:20])) from None
 
 
-def _seed(text: str) -> int:
+def _seed(text: str, language: Language = ENGLISH) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise _refusal(language, tr("'{text}' is not a whole number", text=text[:20])) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``holdem play``."""
+def _refusal(language: Language, message: Text) -> argparse.ArgumentTypeError:
+    """What argparse prints after the option's name, in the player's language."""
+    return argparse.ArgumentTypeError(language.render(message))
+
+
+def _in(language: Language, read: Callable[[str, Language], T]) -> Callable[[str], T]:
+    """``read`` with its refusals in ``language``, as an argparse ``type``."""
+    def typed(text: str) -> T:
+        return read(text, language)
+
+    typed.__name__ = read.__name__
+    return typed
+
+
+def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
+    """The parser of ``holdem play``, its help and refusals in ``language`` (argparse's own
+    words, like ``usage:``, stay English)."""
+    say = language.render
     parser = argparse.ArgumentParser(
-        prog="holdem play",
-        description="Play No-Limit Texas Hold'em against bots in the terminal, offline. "
-        "Your chips are kept in the same SQLite ledger as on Discord.",
+        prog=f"{COMMAND} play",
+        description=say(tr("Play No-Limit Texas Hold'em against bots in the terminal, "
+                           "offline. Your chips are kept in the same SQLite ledger as on "
+                           "Discord.")),
     )
     parser.add_argument(
-        "--bots", type=parse_bots, default=DEFAULT_BOTS, metavar="LEVELS",
-        help="bot opponents, comma separated levels (default: easy,medium,hard)",
+        "--bots", type=_in(language, parse_bots), default=DEFAULT_BOTS, metavar="LEVELS",
+        help=say(tr("bot opponents, comma separated levels (default: {levels})",
+                    levels=",".join(DEFAULT_BOTS))),
     )
     parser.add_argument(
-        "--blinds", type=parse_blinds, default=DEFAULT_BLINDS, metavar="SMALL/BIG",
-        help="small and big blind (default: 10/20)",
+        "--blinds", type=_in(language, parse_blinds), default=DEFAULT_BLINDS,
+        metavar="SMALL/BIG", help=say(tr("small and big blind (default: {blinds})",
+                                         blinds="{}/{}".format(*DEFAULT_BLINDS))),
     )
     parser.add_argument(
-        "--buy-in", type=_positive_int, default=None, metavar="CHIPS",
-        help="chips to bring to the table (default: the table's standard buy-in)",
+        "--buy-in", type=_in(language, _positive_int), default=None, metavar="CHIPS",
+        help=say(tr("chips to bring to the table (default: the table's standard buy-in)")),
     )
     parser.add_argument(
         "--database", type=Path, default=None, metavar="PATH",
-        help="SQLite file of the ledger (default: holdem.sqlite3 in your data directory, "
-        "e.g. ~/.local/share/holdem-discord)",
+        help=say(tr("SQLite file of the ledger (default: {file} in your data directory, "
+                    "e.g. {folder})", file=DATABASE_FILE, folder="~/.local/share/" + APP_NAME)),
     )
     parser.add_argument(
-        "--seed", type=_seed, default=None, metavar="N",
-        help="shuffle with a seeded generator, for a reproducible game",
+        "--seed", type=_in(language, _seed), default=None, metavar="N",
+        help=say(tr("shuffle with a seeded generator, for a reproducible game")),
     )
-    parser.add_argument("--fast", action="store_true", help="no pauses before bots act")
+    parser.add_argument("--fast", action="store_true",
+                        help=say(tr("no pauses before bots act")))
     colour = parser.add_mutually_exclusive_group()
     colour.add_argument(
         "--color", "--colour", dest="colour", action="store_true", default=None,
-        help="coloured suits even when the output is not a terminal",
+        help=say(tr("coloured suits even when the output is not a terminal")),
     )
     colour.add_argument(
         "--no-color", "--no-colour", dest="colour", action="store_false",
-        help="plain suit letters (also when NO_COLOR is set)",
+        help=say(tr("plain suit letters (also when NO_COLOR is set)")),
+    )
+    parser.add_argument(
+        "--lang", "--language", dest="language", default=None, metavar="LANGUAGE",
+        help=say(tr("the language to play in: {languages} (default: from LC_ALL, LC_MESSAGES "
+                    "or LANG)", languages=LANGUAGE_CHOICES)),
     )
     return parser
 
 
-def parse_options(argv: Sequence[str]) -> PlayOptions:
-    """Read the command line; exits with a usage message on bad options, as argparse does."""
-    args = build_parser().parse_args(list(argv))
+def parse_options(argv: Sequence[str], language: Language = ENGLISH) -> PlayOptions:
+    """Read the command line; exits with a usage message on bad options, as argparse does
+    (its refusals in ``language``)."""
+    args = build_parser(language).parse_args(list(argv))
     database = args.database or default_database_path()
     small, big = args.blinds
     return PlayOptions(
         bots=args.bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
         database_path=database, seed=args.seed, fast=args.fast, colour=args.colour,
+        language=args.language,
     )

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from bot.i18n import Language, Message, Text
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from bot.terminal.render import (
     Style,
@@ -59,12 +60,18 @@ class ConsoleNotifier:
         self._hand_number = 0
         self._cards: tuple[Card, ...] = ()
         self._last_drawing = ""
-        self._action_shown: tuple[int, str | None] = (0, None)  # (hand, last action) drawn
+        self._action_shown: tuple[int, Text | str | None] = (0, None)  # (hand, action) drawn
         self.final_stack: int | None = None  # the local player's stack after the last hand
 
-    def say(self, text: str, end: str = "\n") -> None:
-        """Print and flush, so a pipe sees each line as it happens."""
-        self.out.write(text + end)
+    @property
+    def language(self) -> Language:
+        """The language the local player reads."""
+        return self.style.language
+
+    def say(self, text: Message, end: str = "\n") -> None:
+        """Print (a ``Text`` in the player's language) and flush, so a pipe sees each line as
+        it happens."""
+        self.out.write(self.language.render(text) + end)
         self.out.flush()
 
     def draw(self, state: TableState) -> None:
@@ -101,7 +108,7 @@ class ConsoleNotifier:
         shown = (state.hand_number, state.last_action) == self._action_shown
         if state.last_action and not shown:
             self.say(render_last_action(state, self.style, self.user_id))
-        for line in uncalled_bets(outcome, self.user_id):
+        for line in uncalled_bets(outcome, self.user_id, self.language):
             self.say(line)
         self.say(render_outcome(outcome, self.style, self.user_id))
         result = next((result for result in outcome.results if result.user_id == self.user_id),
@@ -113,9 +120,9 @@ class ConsoleNotifier:
         if seat is not None and seat.stack == 0 and not seat.leaving:
             self.requests.put_nowait(OutOfChipsRequest(state))
 
-    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
+    async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
         if user_id == self.user_id:
-            self.say(f"! {message}")
+            self.say("! " + self.language.render(message))
 
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float

@@ -13,14 +13,15 @@ import random
 from typing import TextIO
 
 from bot.errors import HoldemError, NotEnoughChips, NotSeated
+from bot.i18n import tr
 from bot.ledger import Ledger, LedgerUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from bot.terminal.cli import PlayOptions
 from bot.terminal.console_notifier import ConsoleNotifier
 from bot.terminal.line_reader import LineReader
-from bot.terminal.menu import HELP
-from bot.terminal.render import Style
+from bot.terminal.menu import help_text
+from bot.terminal.render import Style, signed
 from bot.terminal.session import LocalPlayer
 
 GUILD_ID = 0
@@ -55,7 +56,9 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
     try:
         ledger = await Ledger.open(options.database_path)
     except LedgerUnavailable as error:
-        out.write(f"Cannot open the chip ledger {options.database_path}: {error.reason}\n")
+        # The reason is the database driver's own words, in English.
+        out.write(style.say(tr("Cannot open the chip ledger {path}: {reason}",
+                               path=str(options.database_path), reason=error.reason)) + "\n")
         return 1
     try:
         name = local_player_name()
@@ -72,10 +75,15 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
         balance_after = await ledger.balance(GUILD_ID, LOCAL_USER_ID)
     finally:
         await ledger.close()
-    change = balance_after - balance_before
-    bonus = f", including a {bank.claimed:,}-chip daily bonus" if bank.claimed else ""
-    notifier.say(f"Balance: {balance_after:,} chips ({change:+,} this session{bonus}), "
-                 f"kept in {options.database_path}.")
+    change = signed(balance_after - balance_before, notifier.language)
+    path = str(options.database_path)
+    if bank.claimed:
+        notifier.say(tr("Balance: {balance} chips ({change} this session, including a "
+                        "{bonus}-chip daily bonus), kept in {path}.", balance=balance_after,
+                        change=change, bonus=bank.claimed, path=path))
+    else:
+        notifier.say(tr("Balance: {balance} chips ({change} this session), kept in {path}.",
+                        balance=balance_after, change=change, path=path))
     return status
 
 
@@ -112,7 +120,7 @@ async def _seat_and_play(
         for level in options.bots:
             await manager.add_bots(GUILD_ID, CHANNEL_ID, level, 1)
     except HoldemError as error:
-        notifier.say(f"Cannot sit down: {error}")
+        notifier.say(tr("Cannot sit down: {reason}", reason=error.message))
         return 1
     reader = LineReader(stdin)
     reader.start()
@@ -121,9 +129,10 @@ async def _seat_and_play(
     stack = await _sit_down(manager, notifier, player, options, name)
     if stack is None:
         return 1
-    notifier.say(f"You sit down with {stack:,} chips. {HELP}")
+    notifier.say(tr("You sit down with {chips} chips. {help}", chips=stack,
+                    help=help_text(notifier.language)))
     await player.play()
-    notifier.say("You leave the table.")
+    notifier.say(tr("You leave the table."))
     await _leave(manager, notifier)
     return 0
 
@@ -139,12 +148,12 @@ async def _sit_down(
         try:
             return await manager.join(GUILD_ID, CHANNEL_ID, LOCAL_USER_ID, name, options.buy_in)
         except NotEnoughChips as error:
-            notifier.say(f"Cannot sit down: {error}")
+            notifier.say(tr("Cannot sit down: {reason}", reason=error.message))
             if offered or await player.claim_daily_bonus() is None:
                 return None
             offered = True
         except HoldemError as error:
-            notifier.say(f"Cannot sit down: {error}")
+            notifier.say(tr("Cannot sit down: {reason}", reason=error.message))
             return None
 
 
@@ -155,10 +164,10 @@ async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
     except NotSeated:
         return
     if cashed is None:
-        notifier.say("You leave when this hand is over.")
+        notifier.say(tr("You leave when this hand is over."))
         cashed = await _wait_until_unseated(manager, notifier)
     if cashed is not None:
-        notifier.say(f"You cash out {cashed:,} chips.")
+        notifier.say(tr("You cash out {chips} chips.", chips=cashed))
 
 
 async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier) -> int | None:

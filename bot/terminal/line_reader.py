@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TextIO
 
-LEAVE_WORDS = frozenset({"q", "quit", "exit", "leave"})
+LEAVE_WORDS = frozenset({"q", "quit", "exit", "leave", "退出", "离开", "離開"})
 
 
 def is_leave(line: str | None) -> bool:

@@ -18,7 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_c
+from bot.i18n.poker import street_name
 from bot.tables.notifier import HandOutcome, PotState, SeatState, TableState
+from bot.terminal.language import clip, display_width, pad
 from engine.cards import Card, card_str, pretty_card, suit_of
 
 RESET = "\x1b[0m"
@@ -51,9 +54,15 @@ def detect_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> b
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """How to draw: ANSI colour and symbols, or plain ASCII."""
+    """How to draw: ANSI colour and symbols, or plain ASCII; and in which language."""
 
     colour: bool
+    language: Language = ENGLISH
+    """The language of every word drawn."""
+
+    def say(self, message: Message) -> str:
+        """``message`` in the drawing's language."""
+        return self.language.render(message)
 
     def card(self, card: Card) -> str:
         """One card: ``A♥`` in red, or ``Ah``."""
@@ -78,13 +87,17 @@ class Style:
         """A header line: ``── title ────`` (``-- title ----`` without colour)."""
         dash = "─" if self.colour else "-"
         head = f"{dash * 2} {title} "
-        return f"{CYAN}{head}{dash * max(3, width - len(head))}{RESET}" if self.colour \
-            else head + dash * max(3, width - len(head))
+        line = head + dash * max(3, width - display_width(head))
+        return f"{CYAN}{line}{RESET}" if self.colour else line
 
     @property
     def turn_marker(self) -> str:
         """What marks the seat whose turn it is."""
         return "▶" if self.colour else ">"
+
+
+BOT_LEVELS = {"easy": tr_c("bot level", "easy"), "medium": tr_c("bot level", "medium"),
+              "hard": tr_c("bot level", "hard")}
 
 
 def render_table(
@@ -95,10 +108,14 @@ def render_table(
     ``you`` is the local player's user id; ``your_cards`` their hole cards, shown on their
     seat line (other seats show cards only when turned up at showdown).
     """
-    street = state.street.label if state.street is not None and state.is_hand_running else None
-    title = f"Hand #{state.hand_number}" if state.hand_number else "Table"
+    say = style.say
+    street = (say(street_name(state.street))
+              if state.street is not None and state.is_hand_running else None)
+    title = say(tr("Hand #{number}", number=str(state.hand_number)) if state.hand_number
+                else tr("Table"))
     separator = " · " if style.colour else " | "
-    header = separator.join(part for part in (title, street, f"blinds {_blinds(state)}") if part)
+    blinds = say(tr("blinds {blinds}", blinds=_blinds(state, style.language)))
+    header = separator.join(part for part in (title, street, blinds) if part)
     lines = [style.rule(header)]
     lines.extend(_board_lines(state, style))
     lines.extend(_seat_line(seat, state, style, you, your_cards) for seat in state.seats)
@@ -109,60 +126,85 @@ def render_table(
 
 def render_last_action(state: TableState, style: Style, you: int) -> str:
     """The ``Last: ...`` line of the table (nothing when no action was taken yet)."""
-    return style.faint(f"Last: {_last_action(state, you)}") if state.last_action else ""
+    if not state.last_action:
+        return ""
+    return style.faint(style.say(tr("Last: {action}", action=_last_action(state, you))))
 
 
-_UNCALLED = re.compile(r"^Uncalled bet \((\d+)\) returned to (.+)$", re.MULTILINE)
+# The hand history's line (PokerStars format, English whatever the reader's language).
+_UNCALLED = re.compile(r"^Uncalled\sbet\s\((\d+)\)\sreturned\sto\s(.+)$", re.MULTILINE)
 
 
-def uncalled_bets(outcome: HandOutcome, you: int) -> list[str]:
+def uncalled_bets(outcome: HandOutcome, you: int, language: Language = ENGLISH) -> list[str]:
     """``Uncalled bet of 1,500 returned to Pip``, one line per bet no one called, read from
-    the hand's history (the only place the outcome records it)."""
-    names = {result.name: "you" if result.user_id == you else result.name
-             for result in outcome.results}
-    return [f"Uncalled bet of {int(amount):,} returned to {names.get(name, name)}"
-            for amount, name in _UNCALLED.findall(outcome.history_text)]
+    the hand's history (the only place the outcome records it, in English)."""
+    yours = {result.name for result in outcome.results if result.user_id == you}
+    return [language.render(
+        tr("Uncalled bet of {amount} returned to you", amount=int(amount)) if name in yours
+        else tr("Uncalled bet of {amount} returned to {name}", amount=int(amount), name=name))
+        for amount, name in _UNCALLED.findall(outcome.history_text)]
 
 
 def render_outcome(outcome: HandOutcome, style: Style, you: int) -> str:
     """The end of a hand: the board(s), every hand shown with its name, who won what."""
-    lines = [style.rule(f"Hand #{outcome.hand_number} result")]
+    say = style.say
+    lines = [style.rule(say(tr("Hand #{number} result", number=str(outcome.hand_number))))]
     for index, cards in enumerate(outcome.boards):
-        label = f"Board {index + 1}" if outcome.ran_twice else "Board"
-        lines.append(f"{label:<8}{style.cards(cards) if cards else '(no flop)'}")
-    names = {result.seat: _display_name(result.name, result.user_id, you)
+        label = _board_label(index, outcome.ran_twice, style.language)
+        lines.append(_label(label) + (style.cards(cards) if cards else say(tr("(no flop)"))))
+    names = {result.seat: _display_name(result.name, result.user_id, you, style.language)
              for result in outcome.results}
+    yours = {result.seat for result in outcome.results if result.user_id == you}
     for shown in outcome.shown:
-        hand_names = " / ".join(shown.hand_names)
+        hand_names = " / ".join(say(hand) for hand in shown.hand_names)
         name = names.get(shown.seat, shown.name)
-        lines.append(f"  {name:<{NAME_WIDTH}} {style.cards(shown.cards)}   {hand_names}")
+        lines.append(f"  {pad(name, NAME_WIDTH)} {style.cards(shown.cards)}   {hand_names}")
     for seat in outcome.mucked_seats:
-        name = names.get(seat, f"seat {seat}")
-        lines.append(style.faint(f"  {name:<{NAME_WIDTH}} {'muck' if name == 'You' else 'mucks'}"))
+        name = names.get(seat, say(tr("seat {number}", number=str(seat))))
+        verb = say(tr_c("you", "muck") if seat in yours else tr("mucks"))
+        lines.append(style.faint(f"  {pad(name, NAME_WIDTH)} {verb}"))
     many_pots = len({award.pot_index for award in outcome.awards}) > 1
     for award in outcome.awards:
-        name = names.get(award.seat, award.name)
-        verb = "win" if name == "You" else "wins"
-        pot = _pot_name(award.pot_index) if many_pots else "the pot"
-        board = f" on board {award.board_index + 1}" if outcome.ran_twice else ""
-        how = f" with {award.hand_name}" if award.hand_name else ""
-        lines.append(style.strong(f"{name} {verb} {award.amount:,} from {pot}{board}{how}"))
-    yours = next((result for result in outcome.results if result.user_id == you), None)
-    if yours is not None:
-        lines.append(f"Your stack: {yours.final_stack:,} ({_signed(yours.net)} this hand)")
+        pot = _pot_name(award.pot_index) if many_pots else tr("the pot")
+        text = (tr("You win {amount} from {pot}", amount=award.amount, pot=pot)
+                if award.seat in yours else
+                tr("{name} wins {amount} from {pot}", name=names.get(award.seat, award.name),
+                   amount=award.amount, pot=pot))
+        if outcome.ran_twice:
+            text = tr("{award} on board {number}", award=text, number=str(award.board_index + 1))
+        if award.hand_name:
+            text = tr("{award} with {hand}", award=text, hand=award.hand_name)
+        lines.append(style.strong(say(text)))
+    result = next((result for result in outcome.results if result.user_id == you), None)
+    if result is not None:
+        lines.append(say(tr("Your stack: {stack} ({change} this hand)", stack=result.final_stack,
+                            change=signed(result.net, style.language))))
     return "\n".join(lines)
 
 
+def _board_label(index: int, many: bool, language: Language) -> str:
+    if many:
+        return language.render(tr("Board {number}", number=str(index + 1)))
+    return language.render(tr("Board"))
+
+
+def _label(label: str) -> str:
+    """A board's label, padded to the column where its cards start (eight columns, or one
+    space more when longer)."""
+    return pad(label, max(8, display_width(label) + 1))
+
+
 def _board_lines(state: TableState, style: Style) -> list[str]:
-    pot = _pot_text(state.pot_total, state.pots)
+    say = style.say
+    pot = _pot_text(state.pot_total, state.pots, style.language)
     if not state.is_hand_running and not any(state.boards) and not state.board:
-        return [f"{'Board':<8}{style.faint('waiting for the next hand')}"]
+        return [_label(say(tr("Board"))) + style.faint(say(tr("waiting for the next hand")))]
     boards = state.boards if len(state.boards) > 1 else (state.board,)
     lines = []
     for index, board in enumerate(boards):
-        label = f"Board {index + 1}" if len(boards) > 1 else "Board"
-        cards = style.cards(board) if board else style.faint("(no cards yet)")
-        lines.append(f"{label:<8}{cards}")
+        label = _board_label(index, len(boards) > 1, style.language)
+        cards = style.cards(board) if board else style.faint(say(tr("(no cards yet)")))
+        lines.append(_label(label) + cards)
     lines[0] += f"    {pot}"
     return lines
 
@@ -173,61 +215,88 @@ def _seat_line(
     is_turn = seat.seat == state.to_act_seat and state.is_hand_running
     marker = style.turn_marker if is_turn else " "
     button = "D" if seat.is_button else " "
-    name = _display_name(seat.name, seat.user_id, you)
+    name = _display_name(seat.name, seat.user_id, you, style.language)
     if seat.is_bot and seat.bot_level:
-        name = f"{name} ({seat.bot_level})"
-    status = _seat_status(seat)
+        level = BOT_LEVELS.get(seat.bot_level, seat.bot_level)
+        name = style.say(tr("{name} ({level})", name=name, level=level))
+    status = _seat_status(seat, style.language)
     cards = seat.shown_cards or (tuple(your_cards) if seat.user_id == you else ())
-    line = (f"{marker}{button} {name[:NAME_WIDTH + 9]:<{NAME_WIDTH + 9}}"
-            f"{seat.stack:>8,}  {status:<14}{style.cards(cards)}").rstrip()
+    width = NAME_WIDTH + 9
+    line = (f"{marker}{button} {pad(clip(name, width), width)}"
+            f"{style.language.number(seat.stack):>8}  {pad(status, 14)}"
+            f"{style.cards(cards)}").rstrip()
     if is_turn:
         return style.strong(line)
     return style.faint(line) if seat.folded or seat.sitting_out else line
 
 
-def _seat_status(seat: SeatState) -> str:
+def _seat_status(seat: SeatState, language: Language) -> str:
     if seat.sitting_out:
-        return "sitting out"
+        return language.render(tr("sitting out"))
     if not seat.in_hand:
-        return "leaving" if seat.leaving else ""
+        return language.render(tr("leaving")) if seat.leaving else ""
     if seat.folded:
-        return "folded"
+        return language.render(tr("folded"))
     if seat.all_in:
-        return f"all-in {seat.bet:,}" if seat.bet else "all-in"
-    return f"bet {seat.bet:,}" if seat.bet else ""
+        return language.render(tr("all-in {amount}", amount=seat.bet) if seat.bet
+                               else tr_c("seat", "all-in"))
+    return language.render(tr("bet {amount}", amount=seat.bet)) if seat.bet else ""
 
 
-def _last_action(state: TableState, you: int) -> str:
+def _last_action(state: TableState, you: int) -> Message:
     """The last action, with the local player's name written as "You"."""
     text = state.last_action or ""
     mine = state.seat_of(you)
-    if mine is not None and text.startswith(f"{mine.name}: "):
+    if mine is None:
+        return text
+    if isinstance(text, Text):
+        return _named_you(text, mine.name)
+    if text.startswith(f"{mine.name}: "):
         return "You" + text[len(mine.name):]
     return text
 
 
-def _display_name(name: str, user_id: int | None, you: int) -> str:
-    return "You" if user_id == you else name
+def _named_you(text: Text, name: str) -> Text:
+    """``text`` with the placeholder ``name`` (in it or in a message it contains) holding
+    ``name`` replaced by "You"."""
+    params = tuple(
+        (key, YOU if key == "name" and value == name
+         else _named_you(value, name) if isinstance(value, Text) else value)
+        for key, value in text.params)
+    return Text(text.msgid, params, text.plural, text.count, text.context)
 
 
-def _pot_text(total: int, pots: Sequence[PotState]) -> str:
+YOU = tr_c("player", "You")
+"""How the table names the local player."""
+
+
+def _display_name(name: str, user_id: int | None, you: int, language: Language) -> str:
+    return language.render(YOU) if user_id == you else name
+
+
+def _pot_text(total: int, pots: Sequence[PotState], language: Language) -> str:
     if len(pots) <= 1:
-        return f"Pot {total:,}"
-    parts = ", ".join(
-        f"{'main' if index == 0 else f'side {index}'} {pot.amount:,}"
+        return language.render(tr("Pot {amount}", amount=total))
+    separator = language.render(tr_c("list separator", ", "))
+    parts = separator.join(
+        language.render(tr("main {amount}", amount=pot.amount) if index == 0
+                        else tr("side {number} {amount}", number=str(index), amount=pot.amount))
         for index, pot in enumerate(pots)
     )
-    return f"Pot {total:,} ({parts})"
+    return language.render(tr("Pot {amount} ({pots})", amount=total, pots=parts))
 
 
-def _pot_name(index: int) -> str:
-    return "the main pot" if index == 0 else f"side pot {index}"
+def _pot_name(index: int) -> Text:
+    return tr("the main pot") if index == 0 else tr("side pot {number}", number=str(index))
 
 
-def _blinds(state: TableState) -> str:
-    text = f"{state.small_blind:,}/{state.big_blind:,}"
-    return f"{text} ante {state.ante:,}" if state.ante else text
+def _blinds(state: TableState, language: Language) -> str:
+    text = f"{language.number(state.small_blind)}/{language.number(state.big_blind)}"
+    if state.ante:
+        return language.render(tr("{blinds} ante {ante}", blinds=text, ante=state.ante))
+    return text
 
 
-def _signed(amount: int) -> str:
-    return f"+{amount:,}" if amount > 0 else f"{amount:,}"
+def signed(amount: int, language: Language = ENGLISH) -> str:
+    """``amount`` with its sign: ``+160``, ``-60``, ``0``."""
+    return f"+{language.number(amount)}" if amount > 0 else language.number(amount)

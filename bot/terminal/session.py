@@ -11,6 +11,7 @@ import contextlib
 from typing import Protocol
 
 from bot.errors import HoldemError
+from bot.i18n import Message, Text, tr
 from bot.tables.errors import NotYourTurn
 from bot.tables.manager import TableManager
 from bot.terminal.console_notifier import (
@@ -22,20 +23,20 @@ from bot.terminal.console_notifier import (
 )
 from bot.terminal.line_reader import LineReader, is_leave
 from bot.terminal.menu import (
-    HELP,
     HELP_WORDS,
     MenuError,
     MenuOption,
     amount_prompt,
     format_menu,
+    help_text,
     menu_options,
     read_amount,
     read_choice,
 )
 from engine.actions import Action
 
-YES = frozenset({"y", "yes"})
-NO = frozenset({"n", "no"})
+YES = frozenset({"y", "yes", "是", "好", "要"})
+NO = frozenset({"n", "no", "否", "不", "不要"})
 AFTERMATH_WAIT = 5.0
 """Seconds the out-of-chips question waits for the table to finish the hand's aftermath."""
 
@@ -75,6 +76,7 @@ class LocalPlayer:
         self._bank = bank
         self._echo = echo_input
         self._user_id = notifier.user_id
+        self._language = notifier.language
 
     async def play(self) -> None:
         """Answer requests until the player leaves (``q``, the end of input, or declining to
@@ -108,21 +110,22 @@ class LocalPlayer:
 
     async def _take_turn(self, request: TurnRequest) -> bool:
         legal = request.prompt.legal
-        owed = f"{legal.call_amount:,} to call" if legal.can_call else "nothing to call"
+        pot = request.prompt.pot_total
         say = self._notifier.say
-        say(f"Your turn: {owed}, pot {request.prompt.pot_total:,}.")
-        say("  " + format_menu(menu_options(legal)))
+        say(tr("Your turn: {amount} to call, pot {pot}.", amount=legal.call_amount, pot=pot)
+            if legal.can_call else tr("Your turn: nothing to call, pot {pot}.", pot=pot))
+        say("  " + format_menu(menu_options(legal, self._language)))
         while True:
-            line = await self._ask("Your choice (? help, q leaves)> ")
+            line = await self._ask(tr("Your choice (? help, q leaves)"))
             if is_leave(line):
                 return False
             if (line or "").strip().lower() in HELP_WORDS:
-                say(HELP)
+                say(help_text(self._language))
                 continue
             try:
-                choice = read_choice(legal, line or "")
+                choice = read_choice(legal, line or "", self._language)
             except MenuError as error:
-                say(str(error))
+                say(error.message)
                 continue
             if isinstance(choice, MenuOption):
                 amount = await self._ask_amount(request)
@@ -135,36 +138,36 @@ class LocalPlayer:
     async def _ask_amount(self, request: TurnRequest) -> Action | None:
         legal = request.prompt.legal
         while True:
-            line = await self._ask(amount_prompt(legal))
+            line = await self._ask(amount_prompt(legal, self._language).removesuffix("> "))
             if is_leave(line):
                 return None
             try:
-                return read_amount(legal, line or "")
+                return read_amount(legal, line or "", self._language)
             except MenuError as error:
-                self._notifier.say(str(error))
+                self._notifier.say(error.message)
 
     async def _act(self, action: Action) -> bool:
         """Send the action; True when the turn is over (taken, or no longer ours)."""
         try:
             await self._manager.act(self._channel_id, self._user_id, action)
         except NotYourTurn as error:
-            self._notifier.say(str(error))
+            self._notifier.say(error.message)
             return True
         except HoldemError as error:
-            self._notifier.say(str(error))
+            self._notifier.say(error.message)
             return False
         return True
 
     async def _answer_run_it_twice(self, request: RunItTwiceRequest) -> bool:
         self._notifier.say(
-            "No more betting: run the rest of the board twice (half the pot on each)?")
-        agree = await self._ask_yes_or_no("Run it twice? y/n (q leaves)> ")
+            tr("No more betting: run the rest of the board twice (half the pot on each)?"))
+        agree = await self._ask_yes_or_no(tr("Run it twice? y/n (q leaves)"))
         if agree is None:
             return False
         try:
             await self._manager.answer_run_it_twice(self._channel_id, self._user_id, agree)
         except HoldemError as error:
-            self._notifier.say(str(error))
+            self._notifier.say(error.message)
         return True
 
     async def _buy_in_again(self, request: OutOfChipsRequest) -> bool:
@@ -179,44 +182,48 @@ class LocalPlayer:
         try:
             balance = await self._bank.balance()
         except HoldemError as error:
-            say(str(error))
+            say(error.message)
             return False
         if balance < least:
             # Nothing left to buy in with: the daily bonus, as on Discord, not a dead end.
-            say(f"Your balance is {balance:,} chips; a buy-in takes at least {least:,}.")
+            say(tr("Your balance is {balance} chips; a buy-in takes at least {least}.",
+                   balance=balance, least=least))
             claimed = await self.claim_daily_bonus()
             if claimed is None:
                 return False
             if claimed < least:
-                say(f"That is still less than the {least:,} chips a buy-in takes.")
+                say(tr("That is still less than the {least} chips a buy-in takes.", least=least))
                 return False
             balance = claimed
         amount = min(settings.default_buy_in, balance)
-        if not await self._ask_yes_or_no(f"Buy in again for {amount:,} chips? y/n> "):
+        if not await self._ask_yes_or_no(tr("Buy in again for {amount} chips? y/n",
+                                            amount=amount)):
             return False
         try:
             stack = await self._manager.top_up(self._channel_id, self._user_id, amount)
         except HoldemError as error:
-            say(str(error))
+            say(error.message)
             return False
-        say(f"You buy in again: your stack is {stack:,}.")
+        say(tr("You buy in again: your stack is {stack}.", stack=stack))
         return True
 
     async def claim_daily_bonus(self) -> int | None:
         """Offer the daily bonus; the new balance once claimed, ``None`` when the player
         declines or leaves, or the bonus is not ready yet (they are told how long to wait)."""
         amount = self._bank.daily_amount
-        if not await self._ask_yes_or_no(f"Claim your daily bonus of {amount:,} chips? y/n> "):
+        if not await self._ask_yes_or_no(tr("Claim your daily bonus of {amount} chips? y/n",
+                                            amount=amount)):
             return None
         try:
             balance = await self._bank.claim_daily()
         except HoldemError as error:  # DailyNotReady says when the next one is ready
-            self._notifier.say(str(error))
+            self._notifier.say(error.message)
             return None
-        self._notifier.say(f"You claim {amount:,} chips. Your balance is {balance:,}.")
+        self._notifier.say(tr("You claim {amount} chips. Your balance is {balance}.",
+                              amount=amount, balance=balance))
         return balance
 
-    async def _ask_yes_or_no(self, prompt: str) -> bool | None:
+    async def _ask_yes_or_no(self, prompt: Text) -> bool | None:
         """True for y, False for n, ``None`` when the player leaves instead."""
         while True:
             line = await self._ask(prompt)
@@ -225,10 +232,11 @@ class LocalPlayer:
             answer = (line or "").strip().lower()
             if answer in YES or answer in NO:
                 return answer in YES
-            self._notifier.say("Answer y for yes or n for no.")
+            self._notifier.say(tr("Answer y for yes or n for no."))
 
-    async def _ask(self, prompt: str) -> str | None:
-        self._notifier.say(prompt, end="")
+    async def _ask(self, prompt: Message) -> str | None:
+        """Ask ``prompt`` (the ``> `` that ends it is added) and wait for the answer."""
+        self._notifier.say(self._language.render(prompt) + "> ", end="")
         line = await self._reader.take()
         # A piped answer is not echoed by a terminal: write it, so the transcript reads well.
         self._notifier.say(printable(line) if self._echo and line is not None else "")

@@ -183,7 +183,7 @@ async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Clu
                          "It is not your turn.")
     await expect_refusal(club, bot, fake.slash(other, channel, "call"), "It is not your turn.")
     await expect_refusal(club, bot, fake.slash(user, channel, "bet", amount=50_000),
-                         "The raise must be between 40 and 2,000 chips (you asked for 50000).")
+                         "The raise must be between 40 and 2,000 chips (you asked for 50,000).")
     with pytest.raises(InteractionRefused, match="at least 1"):
         await fake.slash(user, channel, "bet", amount=-5)
 
@@ -200,7 +200,7 @@ async def test_bad_inputs_get_an_ephemeral_sentence_and_change_nothing(club: Clu
 
     raised = await fake.submit_modal(user, modal_id, {field_id: "100"})
     assert raised.updated
-    assert bot.tables.state(channel).last_action.endswith("100")
+    assert str(bot.tables.state(channel).last_action).endswith("100")
     twice = await fake.slash(user, channel, "fold")
     assert twice.ephemeral and "It is not your turn." in twice.content
 

@@ -217,6 +217,8 @@ def interaction_payload(
     user: JSON,
     message: JSON | None = None,
     app_permissions: int = (1 << 53) - 1,
+    locale: str = "en-US",
+    guild_locale: str = "en-US",
 ) -> JSON:
     """An INTERACTION_CREATE: ``member`` inside a guild, ``user`` in a DM, as Discord sends;
     ``app_permissions`` are the bot's permissions in the channel."""
@@ -230,14 +232,14 @@ def interaction_payload(
         "token": token,
         "version": 1,
         "app_permissions": str(app_permissions),
-        "locale": "en-US",
+        "locale": locale,
         "entitlements": [],
         "context": 0 if guild_id is not None else 1,
         "attachment_size_limit": 10 * 1024 * 1024,
     }
     if guild_id is not None:
         payload["guild_id"] = str(guild_id)
-        payload["guild_locale"] = "en-US"
+        payload["guild_locale"] = guild_locale
         payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         payload["member"] = member
     else:

@@ -59,6 +59,7 @@ class FakeUser:
     bot: bool = False
     dms_open: bool = True
     dms_broken: bool = False  # Discord answers 500 to every DM: discord.py keeps retrying
+    locale: str = "en-US"  # the language of the user's Discord client (interactions' locale)
 
 
 @dataclass(slots=True)
@@ -80,6 +81,7 @@ class FakeGuild:
     roles: list[FakeRole] = field(default_factory=list)
     members: dict[int, list[int]] = field(default_factory=dict)
     joined_at: dict[int, str] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's language (interactions' guild_locale)
 
     def channel(self, name: str) -> int:
         """The id of the text channel called ``name``."""

@@ -298,6 +298,8 @@ class FakeDiscord:
             user=world.user_json(user_id),
             message=world.message_json(source) if source else None,
             app_permissions=((1 << 53) - 1) & ~channel.bot_denied,
+            locale=world.users[user_id].locale,
+            guild_locale=guild.locale if guild else "en-US",
         )
         await self._gateway.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
         try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import HoldemError
+from bot.i18n import Message
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from engine.actions import Action
 from engine.cards import Card
@@ -74,8 +75,8 @@ class RecordingNotifier:
         self.outcomes.append(outcome)
         self._record("hand_finished", state, outcome)
 
-    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
-        self.messages.append((channel_id, user_id, message))
+    async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
+        self.messages.append((channel_id, user_id, str(message)))
         self._record("tell", channel_id, user_id, message)
 
     async def ask_run_it_twice(

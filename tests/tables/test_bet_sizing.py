@@ -33,7 +33,7 @@ def test_the_whole_stack_is_an_all_in():
 def test_an_amount_outside_the_range_is_refused_with_the_range():
     with pytest.raises(InvalidAmount, match="between 40 and 1,000 chips"):
         bet_or_raise(legal(to_call=20, min_to=40), 30)
-    with pytest.raises(InvalidAmount, match="you asked for 5000"):
+    with pytest.raises(InvalidAmount, match="you asked for 5,000"):
         bet_or_raise(legal(to_call=20, min_to=40), 5_000)
 
 

@@ -50,8 +50,8 @@ def test_settings_round_trip_through_a_mapping_and_ignore_unknown_keys():
 
 
 def test_blinds_text_names_the_ante_when_there_is_one():
-    assert TableSettings().blinds_text == "10/20"
-    assert TableSettings(ante=5).blinds_text == "10/20 ante 5"
+    assert str(TableSettings().blinds_text) == "10/20"
+    assert str(TableSettings(ante=5).blinds_text) == "10/20 ante 5"
 
 
 async def test_the_pacer_lets_every_waiting_step_run_in_order():

@@ -66,4 +66,4 @@ async def test_the_last_action_says_raise_to_the_street_total(tmp_path):
         await manager.act(CHANNEL, user, Action(ActionKind.RAISE, 100), prompt.turn)
         state = manager.state(CHANNEL)
         name = "Alice" if user == ALICE else "Bob"
-        assert state is not None and state.last_action == f"{name}: raise to 100"
+        assert state is not None and str(state.last_action) == f"{name}: raise to 100"

@@ -19,11 +19,13 @@ ROOT = Path(__file__).parents[2]
 GUILD, TABLE, ANN, BO = 1, 5, 21, 22
 
 
-def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+def run(*args: str | Path, lang: str = "C.UTF-8",
+        cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m bot replay`` with ``args``, in the locale ``lang`` (English by default)."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "LANG": lang, "LC_ALL": "", "LC_MESSAGES": "", "PYTHONPATH": path}
     return subprocess.run([sys.executable, "-m", "bot", "replay", *map(str, args)],
-                          capture_output=True, text=True, env=env, timeout=60)
+                          capture_output=True, text=True, env=env, timeout=60, cwd=cwd)
 
 
 @pytest.fixture
@@ -76,3 +78,35 @@ def test_a_hand_it_cannot_replay_is_one_line_and_status_1(database, tmp_path, ar
     assert ran.returncode == 1
     assert ran.stderr.strip().startswith("error: ") and message in ran.stderr
     assert len(ran.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.parametrize(("lang", "args", "message"), [
+    ("zh_CN.UTF-8", (), "错误：ledger.sqlite3 中没有已结束的牌局 #99"),
+    ("zh_TW.UTF-8", (), "錯誤：ledger.sqlite3 中沒有已結束的牌局 #99"),
+    ("C.UTF-8", ("--lang", "zh-Hant"), "錯誤：ledger.sqlite3 中沒有已結束的牌局 #99"),
+    ("zh_TW.UTF-8", ("--lang", "en"), "error: there is no finished hand #99 in ledger.sqlite3"),
+])
+def test_it_speaks_the_language_of_the_locale_or_of_lang(database, tmp_path, lang, args,
+                                                          message):
+    path, _, _ = database
+    ran = run("99", "--database", path.name, "--out", tmp_path / "never.gif", *args, lang=lang,
+              cwd=path.parent)
+    assert ran.returncode == 1
+    assert ran.stderr == message + "\n"
+
+
+def test_it_writes_its_report_in_chinese(database, tmp_path: Path):
+    path, hand_id, _ = database
+    out = tmp_path / "hand.gif"
+    ran = run(hand_id, "--database", path, "--out", out, "--lang", "zh-CN")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith(f"已写入 {out}：") and "帧" in ran.stdout
+    assert "frames" not in ran.stdout
+
+
+def test_an_unknown_lang_is_one_line_and_status_2(database, tmp_path: Path):
+    path, hand_id, _ = database
+    ran = run(hand_id, "--database", path, "--out", tmp_path / "x.gif", "--lang", "klingon")
+    assert ran.returncode == 2
+    assert ran.stderr.startswith("error: unknown language 'klingon'")
+    assert len(ran.stderr.strip().splitlines()) == 1

@@ -56,6 +56,10 @@ from engine.actions import Action, ActionKind, LegalActions
 from engine.cards import parse_cards
 from tests.table_states import seat_state, table_state
 
+ENGLISH_ENVIRON = {**{name: value for name, value in os.environ.items()
+                      if name not in ("LC_ALL", "LC_MESSAGES")}, "LANG": "C.UTF-8"}
+"""The environment of a game in a subprocess: the test's, with a locale that is English (the
+language follows the locale; see ``test_terminal_languages``)."""
 PLAIN = Style(colour=False)
 COLOUR = Style(colour=True)
 ME = 7
@@ -194,10 +198,10 @@ def test_menu_choices_by_number_or_word() -> None:
     ("9", "'9' is not on the menu; choose 1, 2, 3 or 4."),
     ("check", "'check' is not on the menu"),
     ("2 50", "call takes no amount"),
-    ("3 lots", "'lots' is not an amount: type a whole number, like 120; raise to 40-1,000"),
+    ("3 lots", "“lots” is not an amount: type a whole number, like 120; raise to 40-1,000"),
     ("3 30", "30 is out of range; raise to 40-1,000 (Enter: 40)."),
     ("²", "'²' is not on the menu"),
-    ("3 ²", "'²' is not an amount"),
+    ("3 ²", "“²” is not an amount"),
     ("raise " + "9" * 5_000, "is more than any table holds; raise to 40-1,000"),
     ("1" * 5_000, "is not on the menu"),
 ])
@@ -588,7 +592,7 @@ async def test_nothing_left_to_buy_in_with_offers_the_daily_bonus_then_the_buy_i
 async def test_a_daily_bonus_not_ready_says_how_long_to_wait_and_leaves() -> None:
     manager = RecordingManager(balance=100, daily_ready=False)
     output = await answer("y\n2\n", OutOfChipsRequest(table()), manager)
-    assert "Your next daily bonus is ready in 3h 04m." in output
+    assert re.search(r"Your next daily bonus is ready in 3\s?h 0?4\s?m(in)?\.", output)
     assert manager.top_ups == [] and "Buy in again" not in output
 
 
@@ -629,7 +633,8 @@ def test_sitting_down_with_a_zero_balance_offers_the_daily_bonus_like_slash_dail
                    str(database)], stdin=io.StringIO("y\n"), stdout=again, environ={})
     assert status == 1  # the bonus was claimed today: the wait is said, nothing changes
     assert "Cannot sit down: You need 2,000 chips" in again.getvalue()
-    assert re.search(r"Your next daily bonus is ready in 2[34]h \d\dm\.", again.getvalue())
+    assert re.search(r"Your next daily bonus is ready in 2[34]\s?h \d\d?\s?m(in)?\.",
+                     again.getvalue())
     assert asyncio.run(ledger_figures(database)) == (balance, True)
 
 
@@ -688,7 +693,7 @@ def test_bytes_the_input_encoding_cannot_read_get_the_hint_and_play_goes_on(
             [sys.executable, "-m", "bot", "play", "--fast", "--seed", "3", "--bots", "easy",
              "--database", str(tmp_path / f"{encoding}.sqlite3")],
             input=odd + b"\n9\n2\n", capture_output=True, timeout=120,
-            env={**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": encoding},
+            env={**ENGLISH_ENVIRON, "NO_COLOR": "1", "PYTHONIOENCODING": encoding},
         )
         output = result.stdout.decode(encoding, "replace")
         assert result.returncode == 0, result.stderr
@@ -728,7 +733,7 @@ def session_figures(output: str, starting_balance: int = STARTING_BALANCE) -> tu
 
 
 def play_piped(script: str, database: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = {**ENGLISH_ENVIRON, "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "bot", "play", "--fast", "--database", str(database), *args],
         input=script, capture_output=True, text=True, env=env, timeout=120,
@@ -789,7 +794,7 @@ def test_offline_play_keeps_its_ledger_in_the_data_directory_not_the_working_dir
 ) -> None:
     working, data_home = tmp_path / "somewhere", tmp_path / "data-home"
     working.mkdir()
-    env = {**os.environ, "NO_COLOR": "1", "XDG_DATA_HOME": str(data_home),
+    env = {**ENGLISH_ENVIRON, "NO_COLOR": "1", "XDG_DATA_HOME": str(data_home),
            "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     env.pop("DATABASE_PATH", None)
     result = subprocess.run(

@@ -4,7 +4,8 @@ Every script is a whole game: the action menu, the amount question and the yes/n
 (run it twice, out of chips, the daily bonus) all read from the same lines. Whatever is
 typed, the game ends with status 0 within seconds, prints no traceback (on stdout or in the
 log), and the ledger's audit holds afterwards. Some games start with a small balance, so
-that busting, the daily bonus and buying in again are reached too.
+that busting, the daily bonus and buying in again are reached too; games are played in
+English, 简体中文 and 繁體中文, with the Chinese shortcut words among the lines.
 
 Run with ``--hypothesis-show-statistics`` to see how many scripts were tried.
 """
@@ -32,14 +33,20 @@ ODD_LINES = (
     "raise " + "9" * 5_000, "3 " + "9" * 4_301, "1,000", "1_000", ",", "_", "1e5", "0x10",
     "y", "n", "yes", "no", "Y", "maybe", "?", "h", "help", "\x00", "\x1b[2J", "\x07", "\t",
     "\x0b2", "\x1c", "\u2028", "\u0085", "\ufffd", "\udcff", "é", "🂡", "2 2", "  4  ", "q",
+    "弃牌", "棄牌", "过牌", "過牌", "跟注", "下注", "加注", "加注 150", "加注150", "全下", "全押",
+    "是", "否", "？", "２", "跟注 20", "下注 ²",
 )
-LEAVE_LINES = frozenset({"q", "quit", "exit", "leave"})
+LANGUAGES = {None: ("You sit down with", "Balance:"), "zh-Hans": ("筹码入座", "余额："),
+             "zh-TW": ("籌碼入座", "餘額：")}
+"""The ``--lang`` of a game (``None``: the locale's, English here) and what its output says
+when the player sits down and when the session ends."""
+LEAVE_LINES = frozenset({"q", "quit", "exit", "leave", "退出", "离开", "離開"})
 GAME_TIME_LIMIT = 30.0  # seconds; a game that waits on a question nobody answers hangs longer
 
 any_text = st.text(
     alphabet=st.characters(blacklist_characters="\n\r"), max_size=30
 ).filter(lambda line: line.strip().lower() not in LEAVE_LINES)
-PLAYING_LINES = ("2", "4", "a", "c", "x", "3", "", "y", "n", "y", "1")
+PLAYING_LINES = ("2", "4", "a", "c", "x", "3", "", "y", "n", "y", "1", "跟注", "是")
 """Answers that move a game on (to all-ins, run it twice, busting, the daily bonus)."""
 
 lines = st.one_of(
@@ -67,9 +74,9 @@ async def audit_holds(path: Path) -> bool:
 @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow,
                                                   HealthCheck.data_too_large])
 @given(script=scripts, seed=st.integers(min_value=0, max_value=2**16),
-       balance=st.sampled_from([None, 800, 2_000]))
+       balance=st.sampled_from([None, 800, 2_000]), language=st.sampled_from(list(LANGUAGES)))
 def test_any_piped_script_plays_without_a_traceback_and_keeps_the_ledger_whole(
-    script: str, seed: int, balance: int | None
+    script: str, seed: int, balance: int | None, language: str | None
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "holdem.sqlite3"
@@ -79,7 +86,8 @@ def test_any_piped_script_plays_without_a_traceback_and_keeps_the_ledger_whole(
         started = time.monotonic()
         with contextlib.redirect_stderr(err):  # logging is configured inside main()
             status = main(["--fast", "--seed", str(seed), "--bots", "easy",
-                           "--database", str(database)],
+                           "--database", str(database),
+                           *(["--lang", language] if language else [])],
                           stdin=io.StringIO(script), stdout=out, environ={})
         took = time.monotonic() - started
         output, errors = out.getvalue(), err.getvalue()
@@ -87,5 +95,6 @@ def test_any_piped_script_plays_without_a_traceback_and_keeps_the_ledger_whole(
         assert took < GAME_TIME_LIMIT, output[-2_000:]
         assert "Traceback" not in output + errors, errors[-2_000:]
         assert "ERROR" not in errors, errors[-2_000:]
-        assert "You sit down with" in output and "Balance:" in output
+        sat_down, balance_said = LANGUAGES[language]
+        assert sat_down in output and balance_said in output
         assert asyncio.run(audit_holds(database))

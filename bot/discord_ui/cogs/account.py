@@ -5,16 +5,17 @@ from __future__ import annotations
 import asyncio
 import io
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui.embeds import TABLE_COLOUR, chips, plain
-from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.embeds import TABLE_COLOUR, plain
+from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.errors import InputError
-from bot.ledger import HandRecord, LeaderboardRow, PlayerStats
+from bot.i18n import Language, Text, tr
+from bot.ledger import HandRecord, LeaderboardOrder, LeaderboardRow, PlayerStats
 from bot.render.leaderboard_chart import render_leaderboard_chart
 from bot.render.replay import render_replay
 from bot.render.stats_chart import render_stats_chart
@@ -26,7 +27,14 @@ if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
 
 LEADERBOARD_PAGE_SIZE = 10
-LEADERBOARD_VALUES = {"balance": "chips", "net": "net winnings", "hands_won": "hands won"}
+LEADERBOARD_VALUES: dict[LeaderboardOrder, Text] = {
+    "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won")}
+"""What a leaderboard ranks by, as its title says it."""
+SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
+                 app_commands.Choice(name="All servers", value="global")]
+BY_CHOICES = [app_commands.Choice(name="Chips", value="balance"),
+              app_commands.Choice(name="Net winnings", value="net"),
+              app_commands.Choice(name="Hands won", value="hands_won")]
 
 
 class AccountCog(commands.Cog, name="Account"):
@@ -41,10 +49,12 @@ class AccountCog(commands.Cog, name="Account"):
         user = interaction.user
         balance = await within_deadline(interaction, self.bot.ledger.ensure_player(
             interaction.guild_id or 0, user.id, user.display_name))
-        text = f"Your balance is {chips(balance)} chips."
         seat = self._seat_here(interaction)
-        if seat is not None:
-            text += f" You also have {chips(seat.stack)} at this table."
+        if seat is None:
+            text = tr("Your balance is {chips} chips.", chips=balance)
+        else:
+            text = tr("Your balance is {chips} chips. You also have {stack} at this table.",
+                      chips=balance, stack=seat.stack)
         await reply(interaction, text)
 
     @app_commands.command(description="Claim your daily chip bonus.")
@@ -57,8 +67,8 @@ class AccountCog(commands.Cog, name="Account"):
             return await self.bot.ledger.claim_daily(guild_id, user.id)
 
         balance = await within_deadline(interaction, claim())
-        await reply(interaction, f"You claim {chips(self.bot.ledger.daily_amount)} chips. "
-                                 f"Your balance is {chips(balance)}.")
+        await reply(interaction, tr("You claim {chips} chips. Your balance is {balance}.",
+                                    chips=self.bot.ledger.daily_amount, balance=balance))
 
     @app_commands.command(description="A player's record in this server.")
     @app_commands.describe(player="Whose record (default: yours)")
@@ -68,6 +78,7 @@ class AccountCog(commands.Cog, name="Account"):
     ) -> None:
         who, guild_id = player or interaction.user, interaction.guild_id or 0
         ledger, draw_images = self.bot.ledger, self.bot.options.draw_images
+        language = language_of(interaction)
 
         async def gather() -> tuple[PlayerStats | None, bytes | None]:
             record = await ledger.stats(guild_id, who.id)
@@ -75,24 +86,28 @@ class AccountCog(commands.Cog, name="Account"):
                 return record, None
             points = await ledger.results_over_time(guild_id, who.id)
             averages = await ledger.server_averages(guild_id)
-            chart = await asyncio.to_thread(render_stats_chart, points, record, averages)
+            chart = await asyncio.to_thread(render_stats_chart, points, record, averages,
+                                            language=language)
             return record, chart
 
         record, chart = await within_deadline(interaction, gather(), ephemeral=False)
         if record is None:
-            raise InputError(f"{plain(who.display_name)} has not played here yet.")
-        embed = discord.Embed(title=f"{plain(record.name)}'s record", colour=TABLE_COLOUR)
+            raise InputError(tr("{name} has not played here yet.",
+                                name=plain(who.display_name)))
+        embed = discord.Embed(title=language.render(tr("{name}'s record",
+                                                       name=plain(record.name))),
+                              colour=TABLE_COLOUR)
         for name, value in (
-            ("Balance", chips(record.balance)),
-            ("Hands played", chips(record.hands_played)),
-            ("Hands won", chips(record.hands_won)),
-            ("Showdowns won", chips(record.showdowns_won)),
-            ("Net winnings", f"{record.net_chips:+,}"),
-            ("Biggest pot", chips(record.biggest_pot)),
-            ("VPIP", f"{record.vpip_percent:.0f}%"),
-            ("PFR", f"{record.pfr_percent:.0f}%"),
+            (tr("Balance"), language.number(record.balance)),
+            (tr("Hands played"), language.number(record.hands_played)),
+            (tr("Hands won"), language.number(record.hands_won)),
+            (tr("Showdowns won"), language.number(record.showdowns_won)),
+            (tr("Net winnings"), signed(language, record.net_chips)),
+            (tr("Biggest pot"), language.number(record.biggest_pot)),
+            (tr("VPIP"), f"{record.vpip_percent:.0f}%"),
+            (tr("PFR"), f"{record.pfr_percent:.0f}%"),
         ):
-            embed.add_field(name=name, value=value)
+            embed.add_field(name=language.render(name), value=value)
         if chart is None:
             await reply(interaction, embed=embed, ephemeral=False)
             return
@@ -104,39 +119,47 @@ class AccountCog(commands.Cog, name="Account"):
     @app_commands.describe(scope="This server or all servers", by="What to rank by",
                            page="Page number, from 1",
                            chart="Attach a bar chart of this page")
+    @app_commands.choices(scope=SCOPE_CHOICES, by=BY_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
         self,
         interaction: discord.Interaction[HoldemBot],
-        scope: Literal["server", "global"] = "server",
-        by: Literal["balance", "net", "hands_won"] = "balance",
+        scope: str = "server",
+        by: str = "balance",
         page: app_commands.Range[int, 1, 10_000] = 1,
         chart: bool = False,
     ) -> None:
         if page < 1:
-            raise InputError("Pages count from 1.")
+            raise InputError(tr("Pages count from 1."))
+        order = next((key for key in LEADERBOARD_VALUES if key == by), None)
+        if scope not in ("server", "global") or order is None:
+            raise InputError(tr("Choose the leaderboard from the list."))
         guild_id = interaction.guild_id if scope == "server" else None
-        where = "this server" if scope == "server" else "all servers"
-        title = f"Leaderboard: {LEADERBOARD_VALUES[by]} in {where}"
+        if scope == "server":
+            title = tr("Leaderboard: {values} in this server", values=LEADERBOARD_VALUES[order])
+        else:
+            title = tr("Leaderboard: {values} in all servers", values=LEADERBOARD_VALUES[order])
+        language = language_of(interaction)
         ledger, draw_chart = self.bot.ledger, chart and self.bot.options.draw_images
 
         async def gather() -> tuple[list[LeaderboardRow], bytes | None]:
             rows = list(await ledger.leaderboard(
-                guild_id, by=by, page=page, page_size=LEADERBOARD_PAGE_SIZE))
+                guild_id, by=order, page=page, page_size=LEADERBOARD_PAGE_SIZE))
             if not draw_chart:
                 return rows, None
-            image = await asyncio.to_thread(render_leaderboard_chart, rows, title)
+            image = await asyncio.to_thread(render_leaderboard_chart, rows, title,
+                                            language=language)
             return rows, image
 
         rows, image = await within_deadline(interaction, gather(), ephemeral=False)
         embed = discord.Embed(
-            title=title, colour=TABLE_COLOUR,
+            title=language.render(title), colour=TABLE_COLOUR,
             description="\n".join(
-                f"**{row.rank}.** {plain(row.name)} — {row.value:,}"
+                f"**{row.rank}.** {plain(row.name)} — {language.number(row.value)}"
                 for row in rows
-            ) or "Nobody on this page yet.",
+            ) or language.render(tr("Nobody on this page yet.")),
         )
-        embed.set_footer(text=f"Page {page}")
+        embed.set_footer(text=language.render(tr("Page {page}", page=page)))
         if image is None:
             await reply(interaction, embed=embed, ephemeral=False)
             return
@@ -158,7 +181,7 @@ class AccountCog(commands.Cog, name="Account"):
         text = visible_to(record.history_text, len(record.participants),
                           record.seat_of(user_id))
         history = io.BytesIO(text.encode())
-        await reply(interaction, f"Hand #{record.hand_id}:",
+        await reply(interaction, tr("Hand #{hand}:", hand=str(record.hand_id)),
                     file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
 
     @app_commands.command(description="A hand replayed as an animated picture (other players' "
@@ -174,19 +197,20 @@ class AccountCog(commands.Cog, name="Account"):
         share: bool = False,
     ) -> None:
         if not self.bot.options.draw_images:
-            raise InputError("Replays are pictures, and this bot is set to draw none: "
-                             "/history has the hand as text.")
+            raise InputError(tr("Replays are pictures, and this bot is set to draw none: "
+                                "/history has the hand as text."))
 
         async def find() -> tuple[HandRecord, RecordedHand, int | None]:
             record = await self._finished_hand(interaction, hand)
             if record.replay is None:
-                raise InputError(f"Hand #{record.hand_id} was played before replays were "
-                                 f"recorded: /history has it as text.")
+                raise InputError(tr("Hand #{hand} was played before replays were recorded: "
+                                    "/history has it as text.", hand=str(record.hand_id)))
             seat = record.seat_of(interaction.user.id)
             played = RecordedHand.from_json(record.replay)
             if share and seat is not None and seat not in played.shown_seats():
-                raise InputError(f"Your cards in hand #{record.hand_id} were never shown, so "
-                                 f"its replay is only for you: leave out share.")
+                raise InputError(tr("Your cards in hand #{hand} were never shown, so its "
+                                    "replay is only for you: leave out share.",
+                                    hand=str(record.hand_id)))
             return record, played, seat
 
         record, played, seat = await within_deadline(interaction, find(), ephemeral=not share)
@@ -194,17 +218,21 @@ class AccountCog(commands.Cog, name="Account"):
             await interaction.response.defer(ephemeral=not share, thinking=True)
         names = [participant.name for participant in record.participants]
         image = await asyncio.to_thread(render_replay, played, names, seat,
-                                        title=record.hand_id, limit=interaction.filesize_limit)
+                                        title=record.hand_id, limit=interaction.filesize_limit,
+                                        language=language_of(interaction))
         files = [discord.File(io.BytesIO(image.still), filename=f"hand-{record.hand_id}.png")]
-        text = f"Hand #{record.hand_id}"
+        hand_id = str(record.hand_id)
+        text = tr("Hand #{hand}:", hand=hand_id)
         if image.animation is not None:
             files.insert(0, discord.File(io.BytesIO(image.animation),
                                          filename=f"hand-{record.hand_id}.gif"))
         if image.streets_only:
-            text += (" (streets only: every action did not fit the upload limit)"
-                     if image.animation is not None else
-                     " (its result only: the replay did not fit the upload limit)")
-        await reply(interaction, text + ":", ephemeral=not share, files=files)
+            text = (tr("Hand #{hand} (streets only: every action did not fit the upload "
+                       "limit):", hand=hand_id)
+                    if image.animation is not None else
+                    tr("Hand #{hand} (its result only: the replay did not fit the upload "
+                       "limit):", hand=hand_id))
+        await reply(interaction, text, ephemeral=not share, files=files)
 
     async def _finished_hand(self, interaction: discord.Interaction[HoldemBot],
                              hand: int | None) -> HandRecord:
@@ -217,13 +245,14 @@ class AccountCog(commands.Cog, name="Account"):
         if hand_id is None:
             recent = await self.bot.ledger.recent_hands(guild_id, user_id, limit=1)
             if not recent:
-                raise InputError("You have not finished a hand here yet.")
+                raise InputError(tr("You have not finished a hand here yet."))
             hand_id = recent[0].hand_id
         record = await self.bot.ledger.hand_history(hand_id) if hand_id > 0 else None
         if (record is None or record.guild_id != guild_id
                 or (record.seat_of(user_id) is None
                     and not _can_view(interaction, record.table_id))):
-            raise InputError(f"There is no finished hand #{hand_id} in this server.")
+            raise InputError(tr("There is no finished hand #{hand} in this server.",
+                                hand=str(hand_id)))
         return record
 
     @replay.autocomplete("hand")
@@ -233,10 +262,13 @@ class AccountCog(commands.Cog, name="Account"):
     ) -> list[app_commands.Choice[int]]:
         recent = await self.bot.ledger.recent_hands(
             interaction.guild_id or 0, interaction.user.id, limit=25)
+        language = language_of(interaction)
         choices = []
         for summary in recent:
             when = datetime.fromtimestamp(summary.finished_at, UTC).strftime("%Y-%m-%d %H:%M")
-            label = f"#{summary.hand_id} · {when} UTC · {summary.net:+,} chips"
+            label = language.render(tr("#{hand} · {when} UTC · {net} chips",
+                                       hand=str(summary.hand_id), when=when,
+                                       net=signed(language, summary.net)))
             if current in str(summary.hand_id):
                 choices.append(app_commands.Choice(name=label, value=summary.hand_id))
         return choices
@@ -244,6 +276,11 @@ class AccountCog(commands.Cog, name="Account"):
     def _seat_here(self, interaction: discord.Interaction[HoldemBot]) -> SeatState | None:
         state = self.bot.tables.state(interaction.channel_id or 0)
         return state.seat_of(interaction.user.id) if state is not None else None
+
+
+def signed(language: Language, amount: int) -> str:
+    """A gain or loss with its sign and the reader's digit grouping: ``+1,500``."""
+    return ("-" if amount < 0 else "+") + language.number(abs(amount))
 
 
 def _can_view(interaction: discord.Interaction[HoldemBot], channel_id: int) -> bool:

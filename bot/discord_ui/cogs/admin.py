@@ -1,4 +1,5 @@
-"""Server administration (Manage Server only): table settings, and chip grants."""
+"""Server administration (Manage Server only): table settings (the server's language among
+them), and chip grants."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_ui.embeds import TABLE_COLOUR, chips
-from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.embeds import TABLE_COLOUR
+from bot.discord_ui.replies import language_of, reply, server_language_of, within_deadline
 from bot.errors import InputError
+from bot.i18n import ENGLISH, Language, Message, languages, tr
 from bot.tables.settings import MAX_SEATS, MIN_SEATS, TableSettings
 
 if TYPE_CHECKING:
@@ -21,6 +23,16 @@ BIG_BLINDS = app_commands.Range[int, 1, 10_000]
 SECONDS = app_commands.Range[float, 0, 3600]
 GRANT = app_commands.Range[int, 1, 100_000_000]
 NOTE = app_commands.Range[str, 1, 200]
+FOLLOW_SERVER = "auto"
+"""The ``language`` choice that follows the server's own Discord language (stored as "")."""
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """Every language with a catalog, by its own name, then "follow the server"."""
+    return [*(app_commands.Choice(name=app_commands.locale_str(language.name, verbatim=True),
+                                  value=code)
+              for code, language in languages().items()),
+            app_commands.Choice(name="Server's Discord language", value=FOLLOW_SERVER)]
 
 
 class AdminCog(commands.Cog, name="Admin"):
@@ -43,7 +55,9 @@ class AdminCog(commands.Cog, name="Admin"):
         turn_timer="Seconds a player has to act",
         bot_delay_min="Shortest pause before a bot acts, in seconds",
         bot_delay_max="Longest pause before a bot acts, in seconds",
+        language="What everyone at the tables reads (members' own answers follow their app)",
     )
+    @app_commands.choices(language=language_choices())
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -60,6 +74,7 @@ class AdminCog(commands.Cog, name="Admin"):
         turn_timer: SECONDS | None = None,
         bot_delay_min: SECONDS | None = None,
         bot_delay_max: SECONDS | None = None,
+        language: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -68,6 +83,7 @@ class AdminCog(commands.Cog, name="Admin"):
             "default_buy_in_bb": default_buy_in, "max_seats": seats, "max_bots": max_bots,
             "turn_timeout": turn_timer, "bot_delay_min": bot_delay_min,
             "bot_delay_max": bot_delay_max,
+            "language": "" if language == FOLLOW_SERVER else language,
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -80,8 +96,10 @@ class AdminCog(commands.Cog, name="Admin"):
             return updated
 
         current = await within_deadline(interaction, apply())
-        title = "Table settings updated" if changes else "Table settings"
-        await reply(interaction, embed=settings_embed(current, title))
+        title = tr("Table settings updated") if changes else tr("Table settings")
+        await reply(interaction, embed=settings_embed(
+            current, title, language_of(interaction),
+            server_language_of(interaction, current.language)))
 
 
     @app_commands.command(name="grant", description="Give chips to a player in this server "
@@ -99,7 +117,7 @@ class AdminCog(commands.Cog, name="Admin"):
         note: NOTE | None = None,
     ) -> None:
         if player.bot:
-            raise InputError("Bots have no balance; table bots are funded by the house.")
+            raise InputError(tr("Bots have no balance; table bots are funded by the house."))
         guild_id = interaction.guild_id or 0
 
         async def apply() -> int:
@@ -108,24 +126,44 @@ class AdminCog(commands.Cog, name="Admin"):
                 guild_id, player.id, amount, reason=note or f"granted by {interaction.user.id}")
 
         balance = await within_deadline(interaction, apply(), ephemeral=False)
-        await reply(interaction, f"{interaction.user.mention} gave {chips(amount)} chips to "
-                                 f"{player.mention}; their balance is {chips(balance)}.",
+        await reply(interaction, tr("{giver} gave {amount} chips to {player}; their balance is "
+                                    "{balance}.", giver=interaction.user.mention, amount=amount,
+                                    player=player.mention, balance=balance),
                     ephemeral=False)
 
-def settings_embed(settings: TableSettings, title: str) -> discord.Embed:
-    """The settings as an embed, money in chips and clocks in seconds."""
-    embed = discord.Embed(title=title, colour=TABLE_COLOUR)
-    embed.add_field(name="Blinds", value=settings.blinds_text)
-    embed.add_field(name="Buy-in", value=f"{chips(settings.min_buy_in)} to "
-                                         f"{chips(settings.max_buy_in)} chips "
-                                         f"(default {chips(settings.default_buy_in)})")
-    embed.add_field(name="Seats", value=f"{settings.max_seats} (bots: at most "
-                                        f"{settings.bot_limit})")
-    embed.add_field(name="Turn timer", value=f"{settings.turn_timeout:g} s")
-    embed.add_field(name="Bot delay",
-                    value=f"{settings.bot_delay_min:g} to {settings.bot_delay_max:g} s")
-    embed.set_footer(text="New tables use these; this channel's table from its next hand.")
+def settings_embed(settings: TableSettings, title: Message,
+                   language: Language = ENGLISH,
+                   table_language: Language | None = None) -> discord.Embed:
+    """The settings as an embed in ``language``, money in chips and clocks in seconds;
+    ``table_language`` is the language the tables use now (``settings.language``, or the
+    server's own when that is empty)."""
+    render = language.render
+    embed = discord.Embed(title=render(title), colour=TABLE_COLOUR)
+    embed.add_field(name=render(tr("Blinds")), value=render(settings.blinds_text))
+    embed.add_field(name=render(tr("Buy-in")), value=render(tr(
+        "{low} to {high} chips (default {default})", low=settings.min_buy_in,
+        high=settings.max_buy_in, default=settings.default_buy_in)))
+    embed.add_field(name=render(tr("Seats")), value=render(tr(
+        "{seats} (bots: at most {bots})", seats=settings.max_seats, bots=settings.bot_limit)))
+    embed.add_field(name=render(tr("Turn timer")), value=render(tr(
+        "{seconds} s", seconds=f"{settings.turn_timeout:g}")))
+    embed.add_field(name=render(tr("Bot delay")), value=render(tr(
+        "{low} to {high} s", low=f"{settings.bot_delay_min:g}",
+        high=f"{settings.bot_delay_max:g}")))
+    embed.add_field(name=render(tr("Language")), value=render(_language_text(
+        settings.language, table_language)))
+    embed.set_footer(text=render(tr(
+        "New tables use these; this channel's table from its next hand.")))
     return embed
+
+
+def _language_text(code: str, table_language: Language | None) -> Message:
+    if code:
+        known = languages().get(code)
+        return known.name if known is not None else code
+    if table_language is None:
+        return tr("The server's Discord language")
+    return tr("The server's Discord language ({language})", language=table_language.name)
 
 
 async def setup(bot: HoldemBot) -> None:

@@ -1,4 +1,4 @@
-"""/help: every command with its description, grouped by cog."""
+"""/help: every command with its description, grouped by cog, in the member's language."""
 
 from __future__ import annotations
 
@@ -6,19 +6,28 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
 from bot.discord_ui.embeds import TABLE_COLOUR
-from bot.discord_ui.replies import reply
+from bot.discord_ui.replies import language_of, reply
+from bot.discord_ui.translator import catalog_text
+from bot.i18n import ENGLISH, Language, Text, tr, tr_c
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
 
-INTRODUCTION = (
+INTRODUCTION = tr(
     "No-Limit Texas Hold'em in this channel. /join to sit down, /addbot for opponents, "
     "/start to deal. Act with the buttons under the table or the commands below; your cards "
     "come by DM or with **My cards**."
 )
+COG_TITLES: dict[str, Text] = {
+    "Table": tr_c("help", "Table"), "Actions": tr_c("help", "Actions"),
+    "Account": tr_c("help", "Account"), "Admin": tr_c("help", "Admin"),
+    "Help": tr_c("help", "Help"),
+}
+"""The headings of /help, one per cog."""
 
 
 class HelpCog(commands.Cog, name="Help"):
@@ -29,18 +38,24 @@ class HelpCog(commands.Cog, name="Help"):
 
     @app_commands.command(description="How to play, and every command.")
     async def help(self, interaction: discord.Interaction[HoldemBot]) -> None:
-        await reply(interaction, embed=help_embed(self.bot))
+        await reply(interaction, embed=help_embed(self.bot, language_of(interaction)))
 
 
-def help_embed(bot: HoldemBot) -> discord.Embed:
-    """One field per cog listing its slash commands."""
-    embed = discord.Embed(title="Hold'em for Discord", description=INTRODUCTION,
-                          colour=TABLE_COLOUR)
+def help_embed(bot: HoldemBot, language: Language = ENGLISH) -> discord.Embed:
+    """One field per cog listing its slash commands, with the names and descriptions Discord
+    shows in ``language``."""
+    embed = discord.Embed(title=language.render(tr("Hold'em for Discord")),
+                          description=language.render(INTRODUCTION), colour=TABLE_COLOUR)
     for cog in bot.cogs.values():
-        lines = [f"`/{command.name}` {command.description}"
-                 for command in cog.get_app_commands()]
+        lines = [
+            f"`/{language.render(catalog_text(command.name, Where.command_name))}` "
+            f"{language.render(catalog_text(command.description, Where.command_description))}"
+            for command in cog.get_app_commands()
+        ]
         if lines:
-            embed.add_field(name=cog.qualified_name, value="\n".join(lines)[:1024], inline=False)
+            title = COG_TITLES.get(cog.qualified_name) or cog.qualified_name
+            embed.add_field(name=language.render(title), value="\n".join(lines)[:1024],
+                            inline=False)
     return embed
 
 

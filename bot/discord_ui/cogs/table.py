@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.amounts import check_amount
-from bot.discord_ui.embeds import chips
 from bot.discord_ui.player_actions import show_my_cards
 from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import HoldemError, InputError
+from bot.i18n import Text, tr, tr_c
 from bot.tables.errors import NoTableHere
 from engine.strategies import LEVELS
 
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
 
 MAX_BOTS_PER_COMMAND = 8
+LEVEL_NAMES: dict[str, Text] = {"easy": tr("Easy"), "medium": tr("Medium"), "hard": tr("Hard")}
+"""How the bots' levels read in menus and answers (the English names are also the choices'
+names, which the catalogs translate)."""
 AMOUNT = app_commands.Range[int, 1, 10**12]
 
 # What the bot needs in a channel to show a table there: the live message with its embed and
@@ -31,12 +34,17 @@ needs_table_permissions = app_commands.checks.bot_has_permissions(
 )
 
 
+def _level_name(level: str) -> str:
+    """A level's English name, as the choice shows it (``Medium``)."""
+    return str(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level.capitalize()
+
+
 class NotYourTable(HoldemError):
     """Only the table's players and the server's managers may add bots, remove them or deal."""
 
     def __init__(self) -> None:
-        super().__init__("Only players seated at this table, or members with Manage Server, "
-                         "can do that.")
+        super().__init__(tr("Only players seated at this table, or members with Manage "
+                            "Server, can do that."))
 
 
 def member_cooldown(
@@ -74,8 +82,8 @@ class TableCog(commands.Cog, name="Table"):
             return await self.bot.tables.join(guild_id, channel_id, user.id, name, buy_in)
 
         stack = await within_deadline(interaction, sit_down())
-        await reply(interaction, f"You sit down with {chips(stack)} chips. "
-                                 "Use /start (or wait) for the next hand.")
+        await reply(interaction, tr("You sit down with {chips} chips. Use /start (or wait) "
+                                    "for the next hand.", chips=stack))
 
     @app_commands.command(description="Leave the table; your stack goes back to your balance.")
     @app_commands.guild_only()
@@ -83,9 +91,11 @@ class TableCog(commands.Cog, name="Table"):
         _, channel_id, user = _where(interaction)
         cashed = await within_deadline(interaction, self.bot.tables.leave(channel_id, user.id))
         if cashed is None:
-            text = "You will leave when this hand is over; your stack goes back to your balance."
+            text = tr("You will leave when this hand is over; your stack goes back to your "
+                      "balance.")
         else:
-            text = f"You leave the table; {chips(cashed)} chips go back to your balance."
+            text = tr("You leave the table; {chips} chips go back to your balance.",
+                      chips=cashed)
         await reply(interaction, text)
 
     @app_commands.command(description="Deal the next hand now.")
@@ -95,21 +105,22 @@ class TableCog(commands.Cog, name="Table"):
         _, channel_id, _ = _where(interaction)
         self._require_table_rights(interaction)
         await within_deadline(interaction, self.bot.tables.start_hand(channel_id))
-        await reply(interaction, "Dealing. Your cards come by DM (or press My cards).")
+        await reply(interaction, tr("Dealing. Your cards come by DM (or press My cards)."))
 
     @app_commands.command(description="Keep your seat but skip the coming hands.")
     @app_commands.guild_only()
     async def sitout(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, user = _where(interaction)
         await self.bot.tables.sit_out(channel_id, user.id)
-        await reply(interaction, "You are sitting out from the next hand. /sitin to play again.")
+        await reply(interaction, tr("You are sitting out from the next hand. /sitin to play "
+                                    "again."))
 
     @app_commands.command(description="Play again from the next hand.")
     @app_commands.guild_only()
     async def sitin(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, user = _where(interaction)
         await self.bot.tables.sit_in(channel_id, user.id)
-        await reply(interaction, "You are back in from the next hand.")
+        await reply(interaction, tr("You are back in from the next hand."))
 
     @app_commands.command(description="Add chips from your balance to your stack.")
     @app_commands.describe(amount="Chips to add (up to the table's maximum buy-in)")
@@ -120,7 +131,7 @@ class TableCog(commands.Cog, name="Table"):
         stack = await within_deadline(
             interaction, self.bot.tables.top_up(channel_id, user.id, amount)
         )
-        await reply(interaction, f"Your stack is now {chips(stack)} chips.")
+        await reply(interaction, tr("Your stack is now {chips} chips.", chips=stack))
 
     @app_commands.command(description="See your hole cards again (only you see them).")
     @app_commands.guild_only()
@@ -136,11 +147,11 @@ class TableCog(commands.Cog, name="Table"):
         if state is None:
             raise NoTableHere()
         self.bot.notifier.repost_table(state)
-        await reply(interaction, "The table is posted below.")
+        await reply(interaction, tr("The table is posted below."))
 
     @app_commands.command(description="Seat bot opponents, bought in by the house.")
     @app_commands.describe(level="How well the bots play", count="How many bots to seat")
-    @app_commands.choices(level=[app_commands.Choice(name=level, value=level)
+    @app_commands.choices(level=[app_commands.Choice(name=_level_name(level), value=level)
                                  for level in LEVELS])
     @app_commands.guild_only()
     @needs_table_permissions
@@ -154,11 +165,13 @@ class TableCog(commands.Cog, name="Table"):
         guild_id, channel_id, _ = _where(interaction)
         self._require_table_rights(interaction)
         if not 1 <= count <= MAX_BOTS_PER_COMMAND:
-            raise InputError(f"Add 1 to {MAX_BOTS_PER_COMMAND} bots at a time.")
+            raise InputError(tr("Add 1 to {count} bots at a time.",
+                                count=MAX_BOTS_PER_COMMAND))
         names = await within_deadline(
             interaction, self.bot.tables.add_bots(guild_id, channel_id, level, count)
         )
-        await reply(interaction, f"Seated {', '.join(names)} ({level}).")
+        await reply(interaction, tr("Seated {names} ({level}).", names=_commas(names),
+                                    level=LEVEL_NAMES.get(level, level)))
 
     @app_commands.command(description="Remove a bot from the table.")
     @app_commands.describe(name="Which bot (default: the last one seated)")
@@ -174,7 +187,7 @@ class TableCog(commands.Cog, name="Table"):
         removed = await within_deadline(
             interaction, self.bot.tables.remove_bot(channel_id, name)
         )
-        await reply(interaction, f"{removed} leaves the table.")
+        await reply(interaction, tr("{name} leaves the table.", name=removed))
 
     @removebot.autocomplete("name")
     async def bot_names(
@@ -194,6 +207,16 @@ class TableCog(commands.Cog, name="Table"):
         state = self.bot.tables.state(interaction.channel_id or 0)
         if state is None or state.seat_of(interaction.user.id) is None:
             raise NotYourTable()
+
+
+def _commas(names: list[str]) -> Text | str:
+    """Names one after another, separated the reader's way (``Ann, Bob`` / ``Ann、Bob``)."""
+    if not names:
+        return ""
+    joined: Text | str = names[0]
+    for name in names[1:]:
+        joined = tr_c("list", "{names}, {name}", names=joined, name=name)
+    return joined
 
 
 def _where(interaction: discord.Interaction[HoldemBot]) -> tuple[int, int, discord.abc.User]:

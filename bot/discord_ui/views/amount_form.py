@@ -14,9 +14,9 @@ from collections.abc import Mapping
 import discord
 
 from bot.amounts import parse_amount
-from bot.discord_ui.embeds import chips
 from bot.discord_ui.error_replies import report_error
 from bot.discord_ui.player_actions import act, current_turn
+from bot.i18n import ENGLISH, Language, tr
 from bot.tables.bet_sizing import bet_or_raise
 from bot.tables.errors import TableMovedOn
 from bot.tables.notifier import Turn, TurnPrompt
@@ -26,16 +26,21 @@ AMOUNT_FIELD = "amount"
 
 
 class AmountForm(discord.ui.Modal):
-    """Asks how much to bet or raise to, with the allowed range in the label."""
+    """Asks how much to bet or raise to, with the allowed range in the label, in the
+    language of the person who opened it."""
 
-    def __init__(self, prompt: TurnPrompt) -> None:
+    def __init__(self, prompt: TurnPrompt, language: Language = ENGLISH) -> None:
         legal, turn = prompt.legal, prompt.turn
-        title, verb = ("Raise", "Raise to") if legal.can_raise else ("Bet", "Bet")
-        super().__init__(title=f"{title} · your stack is {chips(legal.stack)}",
+        if legal.can_raise:
+            title = tr("Raise · your stack is {stack}", stack=legal.stack)
+            label = tr("Raise to ({low} to {high} chips)", low=legal.min_to, high=legal.max_to)
+        else:
+            title = tr("Bet · your stack is {stack}", stack=legal.stack)
+            label = tr("Bet ({low} to {high} chips)", low=legal.min_to, high=legal.max_to)
+        super().__init__(title=language.render(title)[:45],
                          custom_id=f"holdem:amount:{turn.hand}:{turn.action}", timeout=None)
         self.add_item(discord.ui.TextInput(
-            custom_id=AMOUNT_FIELD,
-            label=f"{verb} ({chips(legal.min_to)} to {chips(legal.max_to)} chips)"[:45],
+            custom_id=AMOUNT_FIELD, label=language.render(label)[:45],
             placeholder=str(legal.min_to), min_length=1, max_length=16,
         ))
         self.stop()  # not kept by discord.py: answer_form answers every submission

@@ -46,4 +46,4 @@ class OutdatedButton(Pressable, discord.ui.DynamicItem[Button], template=OUTDATE
         return cls(match.string)
 
     async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
-        await reply(interaction, str(TableMovedOn()))
+        await reply(interaction, TableMovedOn().message)

@@ -1,7 +1,8 @@
 """The run-it-twice question: two buttons for the all-in players, answered ephemerally.
 
 The buttons name the hand (the ledger's id) they were asked in, so an answer clicked on an
-old question never counts for a later hand's.
+old question never counts for a later hand's. Their labels are in the channel's language (the
+question is asked in the channel); the answer to a click in the clicking member's.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import discord
 from bot.discord_ui.replies import reply
 from bot.discord_ui.services import table_services
 from bot.discord_ui.views.pressable import Pressable
+from bot.i18n import ENGLISH, Language, tr, tr_c
 
 RUN_TWICE_BUTTON = r"holdem:run_twice:(?P<answer>yes|no):(?P<hand>[0-9]{1,19})"
 
@@ -32,9 +34,10 @@ def run_twice_button_id(agree: bool, hand_id: int) -> str:
 class RunItTwiceButton(Pressable, discord.ui.DynamicItem[Button], template=RUN_TWICE_BUTTON):
     """Yes or no to running the rest of the board twice; the runtime decides who may answer."""
 
-    def __init__(self, agree: bool, hand_id: int) -> None:
+    def __init__(self, agree: bool, hand_id: int, language: Language = ENGLISH) -> None:
         super().__init__(Button(
-            label="Run it twice" if agree else "Run it once",
+            label=language.render(tr_c("button", "Run it twice") if agree
+                                  else tr_c("button", "Run it once")),
             style=discord.ButtonStyle.success if agree else discord.ButtonStyle.secondary,
             custom_id=run_twice_button_id(agree, hand_id),
         ))
@@ -52,14 +55,14 @@ class RunItTwiceButton(Pressable, discord.ui.DynamicItem[Button], template=RUN_T
         bot = table_services(interaction)
         await bot.tables.answer_run_it_twice(interaction.channel_id or 0, interaction.user.id,
                                              self.agree, self.hand_id)
-        await reply(interaction, "You chose to run it twice." if self.agree
-                    else "You chose to run it once.")
+        await reply(interaction, tr("You chose to run it twice.") if self.agree
+                    else tr("You chose to run it once."))
 
 
 class RunItTwiceQuestion(discord.ui.View):
-    """The two answers to the question asked in hand ``hand_id``."""
+    """The two answers to the question asked in hand ``hand_id``, labelled in ``language``."""
 
-    def __init__(self, hand_id: int) -> None:
+    def __init__(self, hand_id: int, language: Language = ENGLISH) -> None:
         super().__init__(timeout=None)
-        self.add_item(RunItTwiceButton(True, hand_id))
-        self.add_item(RunItTwiceButton(False, hand_id))
+        self.add_item(RunItTwiceButton(True, hand_id, language))
+        self.add_item(RunItTwiceButton(False, hand_id, language))

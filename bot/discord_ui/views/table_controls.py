@@ -7,6 +7,8 @@ turn that is over (a double click, a stale message) is refused with "the table h
 instead of landing on the next turn. Check and call have ids of their own, so a late Check
 click can never call a bet made since. Buttons that are not legal now are drawn disabled; a
 click from anyone but the player to act gets "not your turn". My cards is for every player.
+The labels are in the channel's language (the table message is shared); the answers to a
+click, and the amount form it opens, in the clicking member's.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from typing import Any, Self
 
 import discord
 
-from bot.discord_ui.embeds import chips
 from bot.discord_ui.player_actions import act, current_turn, show_my_cards
+from bot.discord_ui.replies import language_of
 from bot.discord_ui.views.amount_form import AmountForm
 from bot.discord_ui.views.pressable import Pressable
+from bot.i18n import ENGLISH, Language, Text, tr_c
 from bot.tables.bet_sizing import bet_or_raise, quick_amount
 from bot.tables.notifier import TableState, Turn, TurnPrompt
 from engine.actions import Action, ActionKind
@@ -31,7 +34,8 @@ MY_CARDS_ID = "holdem:my_cards"
 
 _SIMPLE_ACTIONS = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL,
                    "allin": ActionKind.ALL_IN}
-_QUICK_LABELS = {"min": "Min", "half_pot": "½ pot", "pot": "Pot"}
+_QUICK_LABELS = {"min": tr_c("button", "Min"), "half_pot": tr_c("button", "½ pot"),
+                 "pot": tr_c("button", "Pot")}
 
 Button = discord.ui.Button[discord.ui.View]
 
@@ -70,7 +74,8 @@ class TurnButton(Pressable, discord.ui.DynamicItem[Button], template=TURN_BUTTON
             await act(interaction, Action(kind), confirm=False, turn=self.turn)
             return
         if self.action == "bet":
-            await interaction.response.send_modal(AmountForm(prompt))
+            await interaction.response.send_modal(
+                AmountForm(prompt, language_of(interaction)))
             return
         amount = quick_amount(prompt.legal, self.action, prompt.pot_total, _current_bet(state))
         await act(interaction, bet_or_raise(prompt.legal, amount), confirm=False,
@@ -80,9 +85,10 @@ class TurnButton(Pressable, discord.ui.DynamicItem[Button], template=TURN_BUTTON
 class MyCardsButton(Pressable, discord.ui.DynamicItem[Button], template=MY_CARDS_ID):
     """Shows the person their own hole cards, ephemerally; any player, any time in a hand."""
 
-    def __init__(self, *, disabled: bool = False) -> None:
-        super().__init__(Button(label="My cards", style=discord.ButtonStyle.success,
-                                custom_id=MY_CARDS_ID, disabled=disabled, row=1))
+    def __init__(self, *, disabled: bool = False, language: Language = ENGLISH) -> None:
+        super().__init__(Button(label=language.render(tr_c("button", "My cards")),
+                                style=discord.ButtonStyle.success, custom_id=MY_CARDS_ID,
+                                disabled=disabled, row=1))
 
     @classmethod
     async def from_custom_id(
@@ -96,37 +102,43 @@ class MyCardsButton(Pressable, discord.ui.DynamicItem[Button], template=MY_CARDS
 
 
 class TableControls(discord.ui.View):
-    """The buttons for the turn ``prompt`` (or all disabled but My cards, between turns)."""
+    """The buttons for the turn ``prompt`` (or all disabled but My cards, between turns),
+    labelled in ``language``."""
 
-    def __init__(self, state: TableState, prompt: TurnPrompt | None = None) -> None:
+    def __init__(self, state: TableState, prompt: TurnPrompt | None = None,
+                 language: Language = ENGLISH) -> None:
         super().__init__(timeout=None)
+        self._language = language
         legal = prompt.legal if prompt is not None else None
         turn = prompt.turn if prompt is not None else Turn(state.hand_id or 0, 0)
         check = legal is None or legal.can_check or not legal.can_call
-        self._add("fold", turn, "Fold", discord.ButtonStyle.danger,
+        self._add("fold", turn, tr_c("button", "Fold"), discord.ButtonStyle.danger,
                   enabled=legal is not None and legal.can_fold)
         self._add("check" if check else "call", turn,
-                  "Check" if check else f"Call {chips(legal.call_amount if legal else 0)}",
+                  tr_c("button", "Check") if check
+                  else tr_c("button", "Call {amount}", amount=legal.call_amount if legal else 0),
                   discord.ButtonStyle.secondary,
                   enabled=legal is not None and (legal.can_check or legal.can_call))
-        self._add("bet", turn, "Raise…" if legal is not None and legal.can_raise else "Bet…",
+        self._add("bet", turn, tr_c("button", "Raise…") if legal is not None and legal.can_raise
+                  else tr_c("button", "Bet…"),
                   discord.ButtonStyle.primary,
                   enabled=legal is not None and legal.can_bet_or_raise)
-        self._add("allin", turn, f"All-in {chips(legal.stack)}" if legal else "All-in",
+        self._add("allin", turn, tr_c("button", "All-in {amount}", amount=legal.stack) if legal
+                  else tr_c("button", "All-in"),
                   discord.ButtonStyle.danger, enabled=legal is not None and legal.stack > 0)
         for size, name in _QUICK_LABELS.items():
             label = name
             if prompt is not None and prompt.legal.can_bet_or_raise:
                 to = quick_amount(prompt.legal, size, prompt.pot_total, _current_bet(state))
-                label = f"{name} ({chips(to)})"
+                label = tr_c("button", "{label} ({amount})", label=name, amount=to)
             self._add(size, turn, label, discord.ButtonStyle.secondary, row=1,
                       enabled=prompt is not None and prompt.legal.can_bet_or_raise)
-        self.add_item(MyCardsButton(disabled=not state.is_hand_running))
+        self.add_item(MyCardsButton(disabled=not state.is_hand_running, language=language))
 
-    def _add(self, action: str, turn: Turn, label: str, style: discord.ButtonStyle, *,
+    def _add(self, action: str, turn: Turn, label: Text, style: discord.ButtonStyle, *,
              enabled: bool, row: int = 0) -> None:
-        self.add_item(TurnButton(action, turn, label=label, style=style, disabled=not enabled,
-                                 row=row))
+        self.add_item(TurnButton(action, turn, label=self._language.render(label), style=style,
+                                 disabled=not enabled, row=row))
 
 
 def _current_bet(state: TableState) -> int:
