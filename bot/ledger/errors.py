@@ -27,8 +27,11 @@ class LedgerUnavailable(LedgerError):
     nothing was changed, and trying again later may work. ``reason`` says why, when known."""
 
     def __init__(self, reason: str | None = None) -> None:
-        super().__init__(tr("The chip ledger is unavailable right now, so no chips can move and "
-                            "nothing changed. Please try again in a minute."))
+        super().__init__(
+            tr("The chip ledger is unavailable right now ({reason}), so no chips can move and "
+               "nothing changed. Please try again in a minute.", reason=reason) if reason else
+            tr("The chip ledger is unavailable right now, so no chips can move and nothing "
+               "changed. Please try again in a minute."))
         self.reason = reason or "the database does not answer"
 
 

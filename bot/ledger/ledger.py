@@ -19,11 +19,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.errors import HandInProgress, InvalidAmount, NotSeated
+from bot.errors import InvalidAmount, NotSeated
 from bot.ledger.accounts import (
     account,
     credit,
-    move_chips,
     owner_account,
     person_account,
     transfer,
@@ -38,11 +37,13 @@ from bot.ledger.errors import (
     UnknownHand,
 )
 from bot.ledger.hands import (
+    Holdings,
     check_settlement,
     close_refunded,
+    record_settlement,
+    record_start,
     refuse_if_in_hand,
     snapshot,
-    stack_mismatch,
 )
 from bot.ledger.locations import is_postgres_url
 from bot.ledger.records import (
@@ -63,9 +64,7 @@ from bot.ledger.shard_claims import owned_guilds, release, renew, take
 from bot.ledger.statements import (
     Database,
     Script,
-    UniqueViolation,
     command,
-    command_many,
     first_row,
     rows,
 )
@@ -114,6 +113,10 @@ class Ledger:
         clock: Callable[[], float],
     ) -> None:
         self._db = database
+        self._snapshots: dict[int, Holdings] = {}
+        """The start-of-hand snapshots of the hands this ledger began, until they end: a
+        hand's snapshot never changes, so settling it needs no read of it (a round trip on
+        PostgreSQL). A hand begun elsewhere (another process, before a restart) is read."""
         self.starting_balance = starting_balance
         self.daily_amount = daily_amount
         self.daily_interval = daily_interval
@@ -368,38 +371,14 @@ class Ledger:
         if sum(wanted.values()) > MAX_CHIPS:
             raise InvalidAmount(f"A hand can put at most {MAX_CHIPS:,} chips in play.")
 
-        def body() -> Script[int]:
-            try:  # the unique index hands_running allows one running hand per table
-                ((hand_id,),) = yield from rows(
-                    "INSERT INTO hands (guild_id, table_id, hand_number, started_at)"
-                    " VALUES (?, ?, ?, ?) RETURNING id",
-                    guild_id, table_id, hand_number, self._clock(),
-                )  # fmt: skip
-            except UniqueViolation:
-                raise HandInProgress("start another") from None
-            # Each stack is snapshotted only if the escrow holds exactly that many chips.
-            recorded = yield from command_many(
-                "INSERT INTO hand_stacks (hand_id, account_id, chips)"
-                " SELECT ?, id, chips FROM accounts WHERE kind = 'escrow'"
-                " AND table_id = ? AND guild_id = ? AND user_id = ? AND bot_name = ?"
-                " AND chips = ?",
-                [
-                    (hand_id, table_id, guild_id, user_id, bot_name, chips)
-                    for (user_id, bot_name), chips in wanted.items()
-                ],
-                unnest="INSERT INTO hand_stacks (hand_id, account_id, chips)"
-                " SELECT w.hand_id, a.id, a.chips FROM unnest(?::bigint[], ?::bigint[],"
-                " ?::bigint[], ?::bigint[], ?::text[], ?::bigint[])"
-                " AS w(hand_id, table_id, guild_id, user_id, bot_name, chips)"
-                " JOIN accounts a ON a.kind = 'escrow' AND a.table_id = w.table_id"
-                " AND a.guild_id = w.guild_id AND a.user_id = w.user_id"
-                " AND a.bot_name = w.bot_name AND a.chips = w.chips",
-            )
-            if recorded != len(wanted):
-                raise (yield from stack_mismatch(guild_id, table_id, wanted))
-            return int(hand_id)
+        def body() -> Script[tuple[int, Holdings]]:
+            return (yield from record_start(
+                self._db.dialect, guild_id, table_id, hand_number, self._clock(), wanted
+            ))  # fmt: skip
 
-        return await self._db.write(body)
+        hand_id, start = await self._db.write(body)
+        self._snapshots[hand_id] = start
+        return hand_id
 
     async def settle_hand(
         self,
@@ -426,49 +405,28 @@ class Ledger:
         for participant in participants:
             check_chips(participant.pot_won, "pot won")
 
+        known = self._snapshots.get(hand_id)
+
         def body() -> Script[None]:
-            now = self._clock()
-            closed = yield from first_row(
-                "UPDATE hands SET status = 'settled', finished_at = ?, history = ?, replay = ?"
-                " WHERE id = ? AND status = 'running' RETURNING guild_id",
-                now, history_text, replay, hand_id,
-            )  # fmt: skip
-            if closed is None:
+            start = known if known is not None else (yield from snapshot(hand_id))
+            if not start:
                 raise UnknownHand(f"Hand {hand_id} is not running.")
-            start = yield from snapshot(hand_id)
             check_settlement(start, final, by_holder)
             moves = [  # in the order of the accounts: row locks are always taken in that order
                 (final[holder] - chips, account_id)
                 for holder, (account_id, chips) in start.items()
                 if final[holder] != chips
             ]
-            yield from move_chips(moves, "hand result", now, hand_id)
-            yield from command_many(
-                "INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
-                " showdown_won, vpip, pfr, pot_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (hand_id, user_id, bot_name, p.name, p.net, int(p.won),
-                     int(p.showdown_won), int(p.vpip), int(p.pfr), p.pot_won)
-                    for (user_id, bot_name), p in by_holder.items()
-                ],
-                unnest="INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
-                " showdown_won, vpip, pfr, pot_won) SELECT * FROM unnest(?::bigint[],"
-                " ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[],"
-                " ?::int[], ?::bigint[])",
-            )  # fmt: skip
-            yield from command(  # every person's stats from the rows just recorded, at once
-                "UPDATE players SET hands_played = hands_played + 1,"
-                " hands_won = hands_won + hp.won, showdowns_won = showdowns_won + hp.showdown_won,"
-                " net_chips = net_chips + hp.net,"
-                " biggest_pot = CASE WHEN hp.pot_won > biggest_pot THEN hp.pot_won"
-                " ELSE biggest_pot END,"
-                " vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr"
-                " FROM hand_players hp WHERE hp.hand_id = ? AND hp.bot_name = ''"
-                " AND players.guild_id = ? AND players.user_id = hp.user_id",
-                hand_id, closed[0],
-            )  # fmt: skip
+            settled = yield from record_settlement(
+                self._db.dialect, hand_id, self._clock(), history_text, replay, moves, by_holder
+            )
+            if not settled:
+                raise UnknownHand(f"Hand {hand_id} is not running.")
 
-        await self._db.write(body)
+        try:
+            await self._db.write(body)
+        finally:  # settled, or refused: a retry reads the snapshot again
+            self._snapshots.pop(hand_id, None)
 
     async def refund_hand(self, hand_id: int) -> None:
         """Abort a hand: its players keep their start-of-hand stacks.
@@ -487,6 +445,7 @@ class Ledger:
             if not closed:
                 raise UnknownHand(f"Hand {hand_id} is not running.")
 
+        self._snapshots.pop(hand_id, None)
         await self._db.write(body)
 
     async def recover(
@@ -521,7 +480,10 @@ class Ledger:
                 chips_returned=sum(int(row[5]) for row in stranded),
             )
 
-        return await self._db.write(body)
+        report = await self._db.write(body)
+        for hand_id in report.hands_refunded:
+            self._snapshots.pop(hand_id, None)
+        return report
 
     # ----------------------------------------------------------------- shard claims
 

@@ -11,10 +11,17 @@ transaction inserted first), the operation is run again from the start, up to
 ``MAX_ATTEMPTS`` times. Reads run in ``REPEATABLE READ READ ONLY`` transactions, so an
 audit sees one consistent state.
 
-Group commit, SQLite's device for sharing one disk sync among many writes, is not used:
-PostgreSQL already groups the syncs of concurrent commits (``commit_delay`` aside, its WAL
-writer flushes for every waiting transaction at once), and one transaction per operation keeps
-each refusal local without savepoints.
+Every statement is a round trip between two processes, which costs both of them CPU (about
+130 µs in the bot's process and 50 µs in the server's, measured with asyncpg on the 2-core
+machine of the README's figures): a hand's two writes, ``begin_hand`` and ``settle_hand``, are
+therefore one statement each (``Query.alone``: no ``BEGIN`` or ``COMMIT``), 2.3 round trips
+per hand under ``benchmarks.tables`` where they were 12.3.
+
+Group commit, SQLite's device for sharing one disk sync among many writes, is not used: what
+it saves is syncs, and turning them off altogether (``synchronous_commit = off``) moved
+``benchmarks.tables --tables 300`` from 547 to 555 hands/s, within the noise; grouping writes
+in one transaction would add round trips (``BEGIN``, ``COMMIT``, savepoints) to the
+single-statement writes, and one transaction per operation keeps each refusal local.
 """
 
 from __future__ import annotations
@@ -35,12 +42,14 @@ from bot.ledger.schema import migration_files
 from bot.ledger.statements import (
     Command,
     CommandMany,
+    Dialect,
     Query,
     Script,
     ScriptFactory,
     ScriptRun,
     Statement,
     UniqueViolation,
+    columns,
 )
 
 T = TypeVar("T")
@@ -95,6 +104,8 @@ class PostgresTransactions:
 
     ``committed`` counts the write transactions committed; ``retried`` the attempts run again.
     """
+
+    dialect: Dialect = "postgresql"
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
@@ -153,29 +164,29 @@ class PostgresTransactions:
     async def _transaction(
         self, connection: Connection, script: Script[T], begin: str
     ) -> T:
-        await self._execute(connection, begin)
-        try:
-            result = await self._run_script(connection, script)
-            await self._execute(connection, "COMMIT")
-        except BaseException:
-            if not connection.is_closed():
-                await connection.execute("ROLLBACK")
-            raise
-        return result
-
-    async def _run_script(self, connection: Connection, script: Script[T]) -> T:
-        """Run each statement the script yields and send it the result; a broken unique
-        constraint is thrown into the script as ``UniqueViolation``."""
+        """Run the script between ``begin`` and ``COMMIT``, or without them when its first
+        statement is ``alone``; a broken unique constraint is thrown into the script as
+        ``UniqueViolation``."""
         run = ScriptRun(script)
         statement = run.next_statement()
-        while statement is not None:
-            try:
-                result = await self._statement(connection, statement)
-            except asyncpg.UniqueViolationError as error:
-                failure = UniqueViolation(f"{error.constraint_name}: {error}")
-                statement = run.next_statement(failure=failure)
-            else:
-                statement = run.next_statement(result)
+        wrapped = not (isinstance(statement, Query) and statement.alone)
+        if wrapped:
+            await self._execute(connection, begin)
+        try:
+            while statement is not None:
+                try:
+                    result = await self._statement(connection, statement)
+                except asyncpg.UniqueViolationError as error:
+                    failure = UniqueViolation(f"{error.constraint_name}: {error}")
+                    statement = run.next_statement(failure=failure)
+                else:
+                    statement = run.next_statement(result)
+            if wrapped:
+                await self._execute(connection, "COMMIT")
+        except BaseException:
+            if wrapped and not connection.is_closed():
+                await connection.execute("ROLLBACK")
+            raise
         return run.value
 
     async def _statement(self, connection: Connection, statement: Statement) -> object:
@@ -188,8 +199,9 @@ class PostgresTransactions:
                 status = await self._execute(connection, postgres_sql(sql), args)
                 return int(status.rpartition(" ")[2] or 0)
             case CommandMany(_, args_list, unnest):
-                columns = [list(column) for column in zip(*args_list, strict=True)]
-                status = await self._execute(connection, postgres_sql(unnest), columns)
+                assert unnest is not None, "a statement written for SQLite only"
+                arrays = columns(args_list, len(args_list[0]))
+                status = await self._execute(connection, postgres_sql(unnest), arrays)
                 return int(status.rpartition(" ")[2] or 0)
 
     async def _execute(

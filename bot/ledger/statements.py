@@ -15,13 +15,17 @@ the server runs them once.
 
 A statement that breaks a unique constraint makes the driver throw ``UniqueViolation`` into
 the script at that ``yield``, whatever the database, so a body can turn it into a refusal.
+
+Where one statement of PostgreSQL's can do what takes SQLite several (a data-modifying
+``WITH``), the body asks the database its ``dialect`` and yields that statement, marked
+``alone``: it is atomic by itself, so the driver sends it without ``BEGIN`` and ``COMMIT``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -35,11 +39,17 @@ class Query:
 
     ``lock`` appends ``FOR UPDATE`` on PostgreSQL: the rows stay locked until the transaction
     ends, so a balance read and then changed cannot be spent twice by two processes.
+
+    ``alone`` (PostgreSQL only), on a write's first statement: the statement is the whole
+    write, atomic on its own, so PostgreSQL runs the script without ``BEGIN`` and ``COMMIT``
+    (one round trip instead of three) and every statement after it on its own as well: only
+    reads may follow, and only once it has changed nothing (to word a refusal).
     """
 
     sql: str
     args: Sequence[object] = ()
     lock: bool = False
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +68,12 @@ class CommandMany:
     ``args_list`` (``unnest(?::bigint[], ?::text[]) AS m(a, b)``): the driver sends the
     columns once and the server runs it once, where a statement per tuple would cost a round
     trip and an execution each (a settlement has three such statements of one row per player).
+    ``None`` in a body only SQLite runs (PostgreSQL's has its own statement).
     """
 
     sql: str
     args_list: Sequence[Sequence[object]]
-    unnest: str
+    unnest: str | None
 
 
 Statement = Query | Command | CommandMany
@@ -75,8 +86,15 @@ ScriptFactory = Callable[[], Script[T]]
 retried serialization failure), and a generator runs only once."""
 
 
+Dialect = Literal["sqlite", "postgresql"]
+"""Which SQL a database speaks."""
+
+
 class Database(Protocol):
     """What the ledger needs of a backend: scripts run as transactions."""
+
+    dialect: Dialect
+    """The SQL the database speaks, for the bodies written once per dialect."""
 
     committed: int
     """Write transactions committed since the database was opened."""
@@ -130,9 +148,11 @@ class ScriptRun(Generic[T]):
         return self._outcome[0]
 
 
-def rows(sql: str, *args: object, lock: bool = False) -> Script[list[Row]]:
-    """Run a query; its rows."""
-    result = yield Query(sql, args, lock)
+def rows(
+    sql: str, *args: object, lock: bool = False, alone: bool = False
+) -> Script[list[Row]]:
+    """Run a query (``alone``: see ``Query``); its rows."""
+    result = yield Query(sql, args, lock, alone)
     assert isinstance(result, list)
     return result
 
@@ -151,7 +171,7 @@ def command(sql: str, *args: object) -> Script[int]:
 
 
 def command_many(
-    sql: str, args_list: Sequence[Sequence[object]], *, unnest: str
+    sql: str, args_list: Sequence[Sequence[object]], *, unnest: str | None
 ) -> Script[int]:
     """Run a statement once per argument tuple (``unnest``: on PostgreSQL, once for all of
     them; see ``CommandMany``); the rows changed in all (0 when there are no tuples)."""
@@ -160,6 +180,15 @@ def command_many(
     changed = yield CommandMany(sql, args_list, unnest)
     assert isinstance(changed, int)
     return changed
+
+
+def columns(table: Sequence[Sequence[object]], width: int) -> list[list[object]]:
+    """The ``width`` columns of ``table``'s rows as lists: the arrays PostgreSQL takes.
+
+    >>> columns([(1, "a"), (2, "b")], 2), columns([], 2)
+    ([[1, 2], ['a', 'b']], [[], []])
+    """
+    return [list(column) for column in zip(*table, strict=True)] or [[] for _ in range(width)]
 
 
 def placeholders(count: int) -> str:

@@ -25,6 +25,7 @@ import aiosqlite
 from bot.ledger.statements import (
     Command,
     CommandMany,
+    Dialect,
     Query,
     Script,
     ScriptFactory,
@@ -79,6 +80,8 @@ class Transactions:
     ``group_commit=False`` gives every write its own transaction instead (slower under load;
     kept to measure the difference). ``committed`` counts the write transactions committed.
     """
+
+    dialect: Dialect = "sqlite"
 
     def __init__(self, connection: aiosqlite.Connection, *, group_commit: bool = True) -> None:
         self.connection = connection

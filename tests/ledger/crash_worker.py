@@ -8,10 +8,11 @@ them all at once, so that their settlements share one grouped transaction; with 
 settlement of a hand that does not exist joins them, second, so that the transaction is replayed
 with each write in a savepoint. STOP_AT is ``in-hand``
 (after the start-of-hand snapshots), ``done`` (after the settlements committed), the start of
-an SQL statement run inside the transaction, optionally with the occurrence to stop at (e.g.
+an SQL statement the settlements run, optionally with the occurrence to stop at (e.g.
 ``INSERT INTO entries``, ``UPDATE hands#2``, ``COMMIT``): the process freezes just before
-the database runs it, inside the open transaction; or ``never``: it keeps playing hands at the first
-table.
+the database runs it, inside the open transaction; ``sent:`` and such a statement: the process
+waits for a line on its input before settling, then says ``SENT`` as the statement leaves for
+the database and goes on; or ``never``: it keeps playing hands at the first table.
 
 It prints one JSON line with the start-of-hand state and the final stacks it settles with,
 then ``FROZEN`` when it has reached the moment and waits to be killed (``PLAYING`` for
@@ -48,19 +49,21 @@ def freeze() -> None:
 
 
 def freeze_before(stop_at: str) -> Callable[[str], None]:
-    """A trace callback that freezes the database thread before the ``n``-th statement (of a
-    transaction, counted from the first ``BEGIN``) that starts with the text of ``stop_at``,
-    written ``TEXT`` or ``TEXT#n``."""
-    statement_start, _, occurrence = stop_at.partition("#")
+    """A trace callback that freezes the database thread before the ``n``-th statement (of the
+    settlements, counted from the first one traced) that starts with the text of ``stop_at``,
+    written ``TEXT`` or ``TEXT#n``; ``sent:TEXT`` prints ``SENT`` instead of freezing, and the
+    statement goes to the database."""
+    sent = stop_at.startswith("sent:")
+    statement_start, _, occurrence = stop_at.removeprefix("sent:").partition("#")
     remaining = int(occurrence or 1)
-    begun = False
 
     def trace(statement: str) -> None:
-        nonlocal begun, remaining
-        begun = begun or statement.startswith("BEGIN")
-        if begun and statement.lstrip().upper().startswith(statement_start.upper()):
+        nonlocal remaining
+        if statement.lstrip().upper().startswith(statement_start.upper()):
             remaining -= 1
-            if remaining == 0:
+            if remaining == 0 and sent:
+                print("SENT", flush=True)
+            elif remaining == 0:
                 freeze()
 
     return trace
@@ -87,6 +90,8 @@ async def main(path: str, stop_at: str, tables: int, with_refused: bool) -> None
         freeze()
     if stop_at == "never":
         await keep_playing(ledger, hand_ids[0])
+    if stop_at.startswith("sent:"):  # the test holds a lock the settlements will wait for
+        await asyncio.to_thread(sys.stdin.readline)
     if stop_at != "done":
         # The test reaches into the database: it is the only way to stop mid-transaction.
         await ledger._db.trace(freeze_before(stop_at))

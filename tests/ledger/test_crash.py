@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.ledger import Ledger
@@ -29,16 +30,17 @@ GUILD, FIRST_TABLE, ALICE, BOB = 0, 7, 1, 2
 # Tests that take ``ledger_location`` run on SQLite and on PostgreSQL (tests/ledger/conftest);
 # those of group commit's batches and replays, SQLite's own device, on SQLite only.
 
-# Every statement one settlement runs inside the transaction, in order.
+# Every statement one settlement runs inside the transaction, in order, on SQLite; PostgreSQL
+# runs it as one statement (bot.ledger.hands), with no BEGIN or COMMIT around it.
 SETTLEMENT_STATEMENTS = [
     "UPDATE hands",
-    "SELECT a.user_id",
     "UPDATE accounts",
     "INSERT INTO entries",
     "INSERT INTO hand_players",
     "UPDATE players",
     "COMMIT",
 ]
+POSTGRES_SETTLEMENT = "WITH closed AS (UPDATE hands"
 # Moments inside one transaction holding three hands' settlements (``#n``: the n-th time the
 # transaction runs that statement; each settlement runs ``UPDATE hands`` and ``UPDATE players``
 # once, and ``INSERT INTO entries`` once per player whose stack changed, here three).
@@ -115,10 +117,59 @@ async def settled_after_recovery(path: Path, state: dict, tables: int = 1) -> li
 
 @pytest.mark.parametrize("statement", SETTLEMENT_STATEMENTS)
 async def test_a_crash_inside_the_settlement_restores_the_start_of_hand_chips(
-    ledger_location: str | Path, statement: str
+    tmp_path: Path, statement: str
 ) -> None:
-    state = crash(ledger_location, statement)
-    assert await settled_after_recovery(ledger_location, state) == [False]
+    path = tmp_path / "ledger.sqlite3"
+    state = crash(path, statement)
+    assert await settled_after_recovery(path, state) == [False]
+
+
+async def test_a_crash_before_the_settlement_statement_restores_the_start_of_hand_chips(
+    postgres_url: str,
+) -> None:
+    state = crash(postgres_url, POSTGRES_SETTLEMENT)
+    assert await settled_after_recovery(postgres_url, state) == [False]
+
+
+async def test_a_crash_while_the_server_runs_the_settlement_statement_loses_nothing(
+    postgres_url: str,
+) -> None:
+    """The statement is under way on the server (it has closed the hand and waits for a stack
+    the test holds locked) when its process dies: the server finishes it alone, and it has
+    changed everything or nothing."""
+    worker = subprocess.Popen(
+        [sys.executable, str(WORKER), postgres_url, f"sent:{POSTGRES_SETTLEMENT}"],
+        env=WORKER_ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    locker = await asyncpg.connect(postgres_url)
+    try:
+        state = json.loads(worker.stdout.readline() or "null")
+        assert state is not None, worker.stderr.read()
+        async with locker.transaction():
+            await locker.execute(
+                "SELECT 1 FROM accounts WHERE kind = 'escrow' AND user_id = $1 FOR UPDATE", BOB
+            )
+            worker.stdin.write("go\n")
+            worker.stdin.flush()
+            assert worker.stdout.readline().strip() == "SENT", worker.stderr.read()
+            while not await locker.fetchval(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE wait_event_type = 'Lock' AND query LIKE 'WITH closed%'"
+            ):
+                await asyncio.sleep(0.01)
+                await locker.execute("SELECT pg_stat_clear_snapshot()")  # a transaction's own
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.wait(timeout=10)
+        settled = await settled_after_recovery(postgres_url, state)
+    finally:
+        await locker.close()
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait(timeout=10)
+        for stream in (worker.stdin, worker.stdout, worker.stderr):
+            stream.close()
+    assert settled in ([True], [False])
 
 
 @pytest.mark.parametrize("moment", BATCH_MOMENTS)

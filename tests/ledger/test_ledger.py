@@ -282,7 +282,7 @@ async def test_daily_grants_once_per_interval_and_says_how_long_to_wait(
     with pytest.raises(DailyNotReady) as refused:
         await ledger.claim_daily(GUILD, ALICE)
     assert refused.value.seconds_left == 86_400 - 3_600
-    assert "23h 00m" in str(refused.value)
+    assert "23 h 0 min" in str(refused.value)
     assert await ledger.balance(GUILD, ALICE) == 11_000
     clock.now += 86_400 - 3_600
     assert await ledger.claim_daily(GUILD, ALICE) == 12_000
@@ -589,6 +589,34 @@ async def test_a_hand_settles_only_once(ledger: Ledger) -> None:
         await ledger.refund_hand(hand_id)
 
 
+async def test_a_hand_begun_before_a_restart_settles_after_it(
+    ledger_location: str | Path, clock: FakeClock
+) -> None:
+    """The ledger that began a hand keeps its snapshot; another (a restarted process) reads it
+    from the database, and finds it gone once the hand is settled or refunded."""
+    async with await Ledger.open(ledger_location, clock=clock) as first:
+        seats = await seated(first, alice=1_000, bob=1_000, Ada=500)
+        settled_id = await first.begin_hand(GUILD, TABLE, 1, seats)
+    final = {ALICE: 1_600, BOB: 400, "Ada": 500}
+    participants = [result(ALICE, 600, won=True), result(BOB, -600), result("Ada", 0)]
+    async with await Ledger.open(ledger_location, clock=clock) as second:
+        with pytest.raises(UnbalancedHand, match="add up"):
+            await second.settle_hand(settled_id, {**final, ALICE: 1_700}, participants, "")
+        await second.settle_hand(settled_id, final, participants, "Hand #1")
+        with pytest.raises(UnknownHand):
+            await second.settle_hand(settled_id, final, participants, "Hand #1")
+        refunded_id = await second.begin_hand(GUILD, TABLE, 2, final)
+        await second.refund_hand(refunded_id)
+        with pytest.raises(UnknownHand):
+            await second.settle_hand(refunded_id, final, participants, "")
+        assert await second.table_stacks(TABLE) == final
+        record = await second.hand_history(settled_id)
+        assert record is not None and [p.net for p in record.participants] == [600, -600, 0]
+        alice = await second.stats(GUILD, ALICE)
+        assert alice is not None and (alice.hands_played, alice.net_chips) == (1, 600)
+        assert (await second.audit()).ok
+
+
 async def test_begin_hand_stacks_must_equal_the_escrow(ledger: Ledger) -> None:
     await seated(ledger, alice=1_000, bob=1_000)
     with pytest.raises(UnbalancedHand, match="holds 1,000"):
@@ -735,7 +763,7 @@ async def test_guild_settings_must_be_plain_values(ledger: Ledger) -> None:
 
 
 async def test_errors_read_as_short_sentences() -> None:
-    assert str(DailyNotReady(90)) == "Your next daily bonus is ready in 2m."
+    assert str(DailyNotReady(90)) == "Your next daily bonus is ready in 2 min."
     assert str(InsufficientChips(500, 20)) == "You need 500 chips but your balance is 20."
     assert str(UnknownPlayer(1, 2)).endswith(".")
 

@@ -121,6 +121,28 @@ async def test_hands_settled_from_two_processes_lock_in_one_order_and_never_dead
         await second.close()
 
 
+async def test_a_hand_begins_and_settles_in_one_statement_each(postgres_url: str) -> None:
+    """Each statement is a round trip to the server: a hand's two writes take one each, with
+    no BEGIN or COMMIT, and do what the SQLite statements do (the other tests' checks)."""
+    async with await Ledger.open(postgres_url) as ledger:
+        await ledger.ensure_player(GUILD, ALICE, "alice")
+        stacks = {ALICE: 1_000, "Ada": 1_000}
+        for player, chips in stacks.items():
+            await ledger.buy_in(GUILD, 5, player, chips)
+        sent: list[str] = []
+        await ledger._db.trace(sent.append)
+        hand_id = await ledger.begin_hand(GUILD, 5, 1, stacks)
+        await ledger.settle_hand(
+            hand_id, {ALICE: 1_500, "Ada": 500},
+            [HandParticipant(ALICE, "alice", 500, won=True), HandParticipant("Ada", "Ada", -500)],
+            "Hand #1",
+        )  # fmt: skip
+        await ledger._db.trace(None)
+        assert [text.split(" AS ")[0] for text in sent] == ["WITH wanted", "WITH closed"]
+        assert await ledger.table_stacks(5) == {ALICE: 1_500, "Ada": 500}
+        assert (await ledger.audit()).ok
+
+
 async def test_the_database_refuses_to_edit_or_delete_an_entry(postgres_url: str) -> None:
     async with await Ledger.open(postgres_url) as ledger:
         await ledger.ensure_player(GUILD, ALICE, "alice")
