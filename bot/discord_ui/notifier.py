@@ -229,17 +229,11 @@ class DiscordNotifier:
         """The channels whose table the notifier keeps anything of (open tables only)."""
         return frozenset(self._live) | frozenset(self._states) | frozenset(self._turns)
 
-    def closed_by_restart(self, channel_id: int, message_id: int | None,
-                          language: Language | None = None) -> None:
+    def closed_by_restart(self, channel_id: int, message_id: int | None) -> None:
         """Say in the channel, soon, that its table closed when the bot restarted: the table
-        message (if known) loses its buttons and tells what happened to the chips. It is
-        written in ``language``, by default the language of the channel's server."""
-        if language is None:
-            channel = self._client.get_channel(channel_id)
-            guild = getattr(channel, "guild", None)
-            language = language_for(guild.preferred_locale.value) \
-                if isinstance(guild, discord.Guild) else self.channel_language(channel_id)
-        self._deliver(self._announce_restart(channel_id, message_id, language))
+        message (if known) loses its buttons and tells what happened to the chips, in the
+        language of the channel's server (known once the bot is connected)."""
+        self._deliver(self._announce_restart(channel_id, message_id))
 
     async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
         """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
@@ -305,7 +299,14 @@ class DiscordNotifier:
         delivery.add_done_callback(self._deliveries.discard)
 
     async def _announce_restart(self, channel_id: int, message_id: int | None,
-                                language: Language) -> None:
+                                language: Language | None = None) -> None:
+        """Tell the channel its table closed, in ``language`` (at shutdown, the table's), else
+        in the language of its server, once the bot is connected and knows it."""
+        if language is None:
+            await self._client.wait_until_ready()
+            known = self._client.get_channel(channel_id)
+            guild = known.guild if isinstance(known, discord.abc.GuildChannel) else None
+            language = language_for(guild.preferred_locale.value if guild is not None else None)
         embed = discord.Embed(title=language.render(RESTART_TITLE),
                               description=language.render(RESTART_NOTICE), colour=TABLE_COLOUR)
         channel = self._client.get_partial_messageable(channel_id)

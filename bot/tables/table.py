@@ -201,7 +201,7 @@ class Table:
         async with self._lock:
             seat = self._lobby.require_seat(user_id)
             if self._current.is_dealt_in(seat):
-                raise HandInProgress("top up")
+                raise HandInProgress(tr("top up"))
             await self._runner.refund_leftover()
             stack = await self._lobby.top_up(seat, amount)
         await self._runner.publish()
@@ -238,7 +238,7 @@ class Table:
         async with self._lock:
             self._check_open()
             if self._current.running:
-                raise HandInProgress("start a new hand")
+                raise HandInProgress(tr("start a new hand"))
             if self._ledger_down and self._ledger.failing:
                 raise LedgerUnavailable()
             if not self._lobby.can_deal():

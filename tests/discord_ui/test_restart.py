@@ -11,9 +11,9 @@ from tests.discord_ui.club import Club
 pytestmark = pytest.mark.slow
 
 
-async def test_a_table_cut_off_by_a_crash_closes_its_message_and_refunds_the_hand(club: Club):
-    # The ledger as a killed process leaves it (see tests/ledger/test_crash.py): a hand running
-    # at the channel's table, and the table message the bot had posted.
+async def crashed_mid_hand(club: Club) -> int:
+    """The ledger as a killed process leaves it (see tests/ledger/test_crash.py): a hand running
+    at the channel's table, and the table message the bot had posted (its id)."""
     table_message = club.fake.world.create_message(club.channel, {
         "embeds": [{"title": "Texas Hold'em · blinds 10/20"}],
         "components": [{"type": 1, "components": [
@@ -26,11 +26,25 @@ async def test_a_table_cut_off_by_a_crash_closes_its_message_and_refunds_the_han
         await ledger.begin_hand(club.guild_id, club.channel, 1, {club.alice: 2_000,
                                                                   club.bob: 2_000})
         await ledger.save_table_message(club.channel, table_message.id)
+    return table_message.id
 
+
+async def test_a_table_cut_off_by_a_crash_closes_its_message_and_refunds_the_hand(club: Club):
+    message_id = await crashed_mid_hand(club)
     bot = await club.start_bot()
-    await club.fake.wait_until(lambda: not club.fake.message(table_message.id).components)
-    notice = club.fake.message(table_message.id).embeds[0]
+    await club.fake.wait_until(lambda: not club.fake.message(message_id).components)
+    notice = club.fake.message(message_id).embeds[0]
     assert notice["title"] == "This table closed when the bot restarted"
     for user in (club.alice, club.bob):
         assert await bot.ledger.balance(club.guild_id, user) == 10_000
     assert (await bot.ledger.audit()).ok
+
+
+async def test_the_crash_notice_is_in_the_servers_language(club: Club):
+    """At start-up the bot does not know its servers yet: the notice waits until it does (it
+    was written in English for every server before)."""
+    club.fake.world.guilds[club.guild_id].locale = "zh-TW"
+    message_id = await crashed_mid_hand(club)
+    await club.start_bot()
+    await club.fake.wait_until(lambda: not club.fake.message(message_id).components)
+    assert club.fake.message(message_id).embeds[0]["title"] == "機器人重新啟動時，這張牌桌已關閉"
