@@ -107,8 +107,10 @@ def guild_payload(
     roles: list[JSON],
     channels: list[JSON],
     members: list[JSON],
+    preferred_locale: str = "en-US",
 ) -> JSON:
-    """A full GUILD_CREATE guild: every member is included, so discord.py needs no chunking."""
+    """A full GUILD_CREATE guild: every member is included, so discord.py needs no chunking;
+    ``preferred_locale`` is the server's language."""
     return {
         "id": str(guild_id),
         "name": name,
@@ -125,7 +127,7 @@ def guild_payload(
         "nsfw_level": 0,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": preferred_locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,

@@ -109,6 +109,7 @@ class World:
             channels=[self.channel_json(self.channels[channel_id])
                       for channel_id in guild.channels.values()],
             members=[self.member_json(guild, user_id) for user_id in guild.members],
+            preferred_locale=guild.locale,
         )
 
     def message_json(self, message: StoredMessage) -> JSON:
