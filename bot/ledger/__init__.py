@@ -8,6 +8,7 @@ from here. Inside, one module per job:
 - ``transactions``: the connection thread, transactions, group commit and savepoints;
 - ``accounts``: accounts and their append-only entries, the only statements that move chips;
 - ``hands``: a hand's start-of-hand snapshot and the checks on settling it;
+- ``tournaments``: tournament buy-ins in one escrow per tournament, refunds and prizes;
 - ``audit``: the proof that no chip was created or lost;
 - ``schema``: the numbered migrations, found, ordered and applied;
 - ``shard_claims``: which process owns the tables of which guilds, held with a heartbeat;
@@ -28,14 +29,18 @@ from bot.errors import (
 )
 from bot.ledger.accounts import GRANT_REASONS
 from bot.ledger.errors import (
+    AlreadyRegistered,
     DailyNotReady,
     InsufficientChips,
     InvalidRequest,
     LedgerError,
     LedgerUnavailable,
+    NotRegistered,
     ShardClaimLost,
     ShardsTaken,
+    TournamentNotOpen,
     UnbalancedHand,
+    UnbalancedPrizes,
     UnknownHand,
     UnknownPlayer,
 )
@@ -53,6 +58,10 @@ from bot.ledger.records import (
     PlayerStats,
     RecoveryReport,
     ServerAverages,
+    TournamentInfo,
+    TournamentPlace,
+    TournamentStats,
+    TournamentStatus,
 )
 from bot.ledger.schema import MIGRATIONS_DIR
 from bot.ledger.transactions import (
@@ -69,6 +78,7 @@ __all__ = [
     "MAX_PAGE_SIZE",
     "MAX_WRITES_PER_TRANSACTION",
     "MIGRATIONS_DIR",
+    "AlreadyRegistered",
     "AuditReport",
     "DailyNotReady",
     "HandInProgress",
@@ -88,6 +98,7 @@ __all__ = [
     "LedgerTotals",
     "LedgerUnavailable",
     "NotEnoughChips",
+    "NotRegistered",
     "NotSeated",
     "PlayerKey",
     "PlayerStats",
@@ -95,7 +106,13 @@ __all__ = [
     "ServerAverages",
     "ShardClaimLost",
     "ShardsTaken",
+    "TournamentInfo",
+    "TournamentNotOpen",
+    "TournamentPlace",
+    "TournamentStats",
+    "TournamentStatus",
     "UnbalancedHand",
+    "UnbalancedPrizes",
     "UnknownHand",
     "UnknownPlayer",
     "run_on_connection_thread",

@@ -1,8 +1,10 @@
 """The proof that no chip was created or lost, computed from the database alone.
 
-Three checks: every account's chips equal the sum of its entries; every running hand's escrow
-still equals its start-of-hand snapshot; and balances, house and escrow together equal what
-was ever granted. Tests call it after every scenario; it runs in one read transaction.
+Four checks: every account's chips equal the sum of its entries; every running hand's escrow
+still equals its start-of-hand snapshot; every tournament's escrow holds its buy-ins while it
+is open and nothing once it is over; and balances, house, escrow at tables and tournament
+escrow together equal what was ever granted. Tests call it after every scenario; it runs in
+one read transaction.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from bot.ledger.accounts import GRANT_REASONS
 from bot.ledger.records import AuditReport, LedgerTotals
 from bot.ledger.statements import Script, placeholders, rows
+from bot.ledger.tournaments import escrow_problems
 
 
 def audit_report() -> Script[AuditReport]:
@@ -40,13 +43,16 @@ def audit_report() -> Script[AuditReport]:
     )
     by_kind = yield from rows("SELECT kind, CAST(SUM(chips) AS BIGINT) FROM accounts GROUP BY kind")
     held = {kind: int(chips) for kind, chips in by_kind}
+    tournament_problems, in_tournaments = yield from escrow_problems()
+    problems += tournament_problems
     totals = LedgerTotals(
         granted=int(granted),
         balances=held.get("balance", 0),
         house=held.get("house", 0),
-        escrow=held.get("escrow", 0),
+        escrow=held.get("escrow", 0) - in_tournaments,
+        tournaments=in_tournaments,
     )
-    held_total = totals.balances + totals.house + totals.escrow
+    held_total = totals.balances + totals.house + totals.escrow + totals.tournaments
     if held_total != totals.granted:
         problems.append(f"accounts hold {held_total} chips but {totals.granted} were granted")
     return AuditReport(ok=not problems, problems=tuple(problems), totals=totals)

@@ -75,6 +75,51 @@ class UnbalancedHand(LedgerError):
     """The stacks given for a hand do not match the chips the ledger holds for it."""
 
 
+class TournamentNotOpen(LedgerError):
+    """The tournament cannot take this request in its state: registration is closed (it has
+    started, finished or was cancelled), it has not started yet (finishing it), or there is no
+    such tournament. ``status`` is its status, ``None`` when unknown."""
+
+    def __init__(self, status: str | None) -> None:
+        self.status = status
+        if status == "registering":
+            message = tr("This tournament has not started yet.")
+        elif status == "running":
+            message = tr("This tournament has already started.")
+        elif status == "finished":
+            message = tr("This tournament is already over.")
+        elif status == "cancelled":
+            message = tr("This tournament was cancelled.")
+        else:
+            message = tr("There is no such tournament.")
+        super().__init__(message)
+
+
+class AlreadyRegistered(LedgerError):
+    """The player is already registered for the tournament."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("You are already registered for this tournament."))
+
+
+class NotRegistered(LedgerError):
+    """The player is not registered for the tournament."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("You are not registered for this tournament."))
+
+
+class UnbalancedPrizes(UnbalancedHand):
+    """A tournament's prizes do not add up to its prize pool (or name a player who did not
+    enter it): paying them would create or lose chips, so nothing is paid."""
+
+    def __init__(self, prizes: int, pool: int) -> None:
+        super().__init__(tr("The prizes add up to {prizes} chips but the prize pool holds "
+                            "{pool}.", prizes=prizes, pool=pool))
+        self.prizes = prizes
+        self.pool = pool
+
+
 def _duration(seconds: float) -> Text:
     """Say how long to wait, rounded up to the minute.
 

@@ -10,14 +10,19 @@ The functions that read the database are scripts (``statements``) run inside the
 of their caller. Opening a hand and settling it are written twice: a few statements on SQLite,
 and one statement on PostgreSQL (a data-modifying ``WITH``), where every statement is a round
 trip between processes: those two writes are most of a hand's ledger work, and as one
-statement each they cost one round trip instead of four and eight (``Query.alone``).
+statement each they cost one round trip instead of four and eight (``Query.alone``). Those
+statements take several hands at once (``start_hands``, ``settle_hands``): the ledger sends the
+hands of every table that begins or settles while earlier statements are under way together
+(``batches``), and one hand refused changes nothing of the others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.errors import HandInProgress
+from bot.i18n import tr
 from bot.ledger.accounts import move_chips
 from bot.ledger.errors import UnbalancedHand
 from bot.ledger.records import HandParticipant
@@ -47,7 +52,7 @@ def refuse_if_in_hand(table_id: int, escrow_id: int) -> Script[None]:
         escrow_id, table_id,
     )  # fmt: skip
     if row is not None:
-        raise HandInProgress("move these chips")
+        raise HandInProgress(tr("move these chips"))
 
 
 def stack_mismatch(
@@ -94,20 +99,18 @@ def record_start(
     nothing written) if an escrow does not hold exactly its stack."""
     try:  # the unique index hands_running allows one running hand per table
         if dialect == "postgresql":
-            stacks = [(user_id, bot_name, chips) for (user_id, bot_name), chips in wanted.items()]
-            found = yield from rows(
-                _START_IN_ONE_STATEMENT, *columns(stacks, 3),
-                table_id, guild_id, guild_id, table_id, hand_number, now, len(wanted),
-                alone=True,
-            )  # fmt: skip
-            if found:
-                return found[0][0], _holdings([row[1:] for row in found])
+            (outcome,) = yield from start_hands(
+                [HandStart(guild_id, table_id, hand_number, now, wanted)]
+            )
+            if isinstance(outcome, Exception):
+                raise outcome
+            return outcome
         else:
             hand_id = yield from _start_in_statements(guild_id, table_id, hand_number, now, wanted)
             if hand_id is not None:
                 return hand_id, (yield from snapshot(hand_id))
     except UniqueViolation:
-        raise HandInProgress("start another") from None
+        raise HandInProgress(tr("start another")) from None
     raise (yield from stack_mismatch(guild_id, table_id, wanted))
 
 
@@ -134,19 +137,77 @@ def _start_in_statements(
     return int(hand_id) if recorded == len(wanted) else None
 
 
+@dataclass(frozen=True, slots=True)
+class HandStart:
+    """A hand to open at a table: ``record_start``'s arguments, one of a batch."""
+
+    guild_id: int
+    table_id: int
+    hand_number: int
+    now: float
+    wanted: Mapping[Holder, int]
+
+
+def start_hands(starts: Sequence[HandStart]) -> Script[list[tuple[int, Holdings] | Exception]]:
+    """PostgreSQL: open hands at several tables in one statement (at most one per table);
+    each one's id and snapshot, or its refusal (``HandInProgress``, or ``UnbalancedHand`` for
+    a hand none of whose stacks is recorded), as ``record_start``."""
+    hands = [(k, s.guild_id, s.table_id, s.hand_number, s.now, len(s.wanted))
+             for k, s in enumerate(starts)]  # fmt: skip
+    stacks = [
+        (k, user_id, bot_name, chips)
+        for k, start in enumerate(starts)
+        for (user_id, bot_name), chips in start.wanted.items()
+    ]
+    found = yield from rows(
+        _START_IN_ONE_STATEMENT, *columns(hands, 6), *columns(stacks, 4), alone=True
+    )
+    by_hand: dict[int, list[Row]] = {}
+    balanced: set[int] = set()
+    for k, hand_id, complete, *stack in found:
+        if hand_id is not None:
+            by_hand.setdefault(k, []).append((hand_id, *stack))
+        elif complete:
+            balanced.add(k)
+    outcomes: list[tuple[int, Holdings] | Exception] = []
+    for k, start in enumerate(starts):
+        if k in by_hand:
+            opened = by_hand[k]
+            outcomes.append((int(opened[0][0]), _holdings([row[1:] for row in opened])))
+        elif k in balanced:  # every stack was right: the table runs a hand already
+            outcomes.append(HandInProgress("start another"))
+        else:
+            outcomes.append((yield from stack_mismatch(start.guild_id, start.table_id,
+                                                       start.wanted)))  # fmt: skip
+    return outcomes
+
+
 _START_IN_ONE_STATEMENT = (
-    # The escrows holding exactly their stack; the hand only if every stack is among them.
-    "WITH wanted AS (SELECT a.id, a.user_id, a.bot_name, a.chips"
-    " FROM unnest(?::bigint[], ?::text[], ?::bigint[]) AS w(user_id, bot_name, chips)"
-    " JOIN accounts a ON a.kind = 'escrow' AND a.table_id = ? AND a.guild_id = ?"
-    " AND a.user_id = w.user_id AND a.bot_name = w.bot_name AND a.chips = w.chips),"
+    # The hands wanted, numbered k, and the escrows holding exactly their stacks (held).
+    "WITH wanted AS (SELECT * FROM unnest(?::int[], ?::bigint[], ?::bigint[], ?::bigint[],"
+    " ?::float8[], ?::int[]) AS h(k, guild_id, table_id, hand_number, started_at, players)),"
+    " held AS (SELECT w.k, a.id, a.user_id, a.bot_name, a.chips"
+    " FROM unnest(?::int[], ?::bigint[], ?::text[], ?::bigint[]) AS w(k, user_id, bot_name, chips)"
+    " JOIN wanted h ON h.k = w.k"
+    " JOIN accounts a ON a.kind = 'escrow' AND a.table_id = h.table_id"
+    " AND a.guild_id = h.guild_id AND a.user_id = w.user_id AND a.bot_name = w.bot_name"
+    " AND a.chips = w.chips),"
+    # A hand whose every stack is right; none at a table that runs one already (the unique
+    # index hands_running), so one refused hand does not abort the others.
+    " complete AS (SELECT h.* FROM wanted h"
+    " WHERE (SELECT COUNT(*) FROM held WHERE held.k = h.k) = h.players),"
     " hand AS (INSERT INTO hands (guild_id, table_id, hand_number, started_at)"
-    " SELECT ?::bigint, ?::bigint, ?::bigint, ?::float8"
-    " WHERE (SELECT COUNT(*) FROM wanted) = ? RETURNING id),"
+    " SELECT guild_id, table_id, hand_number, started_at FROM complete ORDER BY k"
+    " ON CONFLICT (table_id) WHERE status = 'running' DO NOTHING RETURNING id, table_id),"
+    " opened AS (SELECT complete.k, hand.id FROM hand JOIN complete USING (table_id)),"
     " stacks AS (INSERT INTO hand_stacks (hand_id, account_id, chips)"
-    " SELECT hand.id, wanted.id, wanted.chips FROM hand, wanted)"
-    " SELECT hand.id, wanted.user_id, wanted.bot_name, wanted.id, wanted.chips"
-    " FROM hand, wanted ORDER BY wanted.id"
+    " SELECT opened.id, held.id, held.chips FROM opened JOIN held USING (k))"
+    # Per hand: its stacks if it opened, else one row saying whether its stacks were right.
+    " SELECT opened.k, opened.id, TRUE, held.user_id, held.bot_name, held.id,"
+    " held.chips FROM opened JOIN held USING (k)"
+    " UNION ALL SELECT complete.k, NULL, TRUE, NULL, NULL, NULL, NULL FROM complete"
+    " WHERE complete.k NOT IN (SELECT k FROM opened)"
+    " ORDER BY 1, 6"
 )
 
 
@@ -157,22 +218,17 @@ def record_settlement(
     """Close a running hand as settled with its history and replay, add each
     ``(delta, account_id)`` of ``moves`` to its account, record everyone's result and update
     people's stats; False, and nothing written, if the hand is not running."""
-    played = [
-        (user_id, bot_name, p.name, p.net, int(p.won), int(p.showdown_won), int(p.vpip),
-         int(p.pfr), p.pot_won)
-        for (user_id, bot_name), p in results.items()
-    ]  # fmt: skip
-    closing = (now, history_text, replay, hand_id)
     if dialect == "postgresql":
-        settled = yield from rows(
-            _SETTLE_IN_ONE_STATEMENT, *closing, *columns(moves, 2), now, *columns(played, 9),
-            alone=True,
-        )  # fmt: skip
+        settled = yield from settle_hands(
+            [HandSettlement(hand_id, now, history_text, replay, moves, results)]
+        )
         return bool(settled)
+    closing = (now, history_text, replay, hand_id)
     closed = yield from first_row(_CLOSE_HAND + " RETURNING guild_id", *closing)
     if closed is None:
         return False
     yield from move_chips(moves, "hand result", now, hand_id)
+    played = [_result_row(key, participant) for key, participant in results.items()]
     yield from command_many(
         "INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
         " showdown_won, vpip, pfr, pot_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -180,7 +236,7 @@ def record_settlement(
         unnest=None,
     )
     yield from command(  # every person's stats from the rows just recorded, at once
-        f"UPDATE players SET {_STATS} FROM hand_players hp WHERE hp.hand_id = ?"
+        f"UPDATE players SET {_stats('1')} FROM hand_players hp WHERE hp.hand_id = ?"
         " AND hp.bot_name = '' AND players.guild_id = ? AND players.user_id = hp.user_id",
         hand_id, closed[0],
     )  # fmt: skip
@@ -192,32 +248,83 @@ _CLOSE_HAND = (
     " WHERE id = ? AND status = 'running'"
 )
 
-_STATS = (
-    "hands_played = hands_played + 1, hands_won = hands_won + hp.won,"
-    " showdowns_won = showdowns_won + hp.showdown_won, net_chips = net_chips + hp.net,"
-    " biggest_pot = CASE WHEN hp.pot_won > biggest_pot THEN hp.pot_won ELSE biggest_pot END,"
-    " vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr"
-)
-"""A person's stats after one more hand, from their row ``hp`` of ``hand_players``."""
+def _stats(hands: str) -> str:
+    """A person's stats after ``hands`` more hands (an SQL expression), from ``hp``: their
+    results in them summed (``won``, ``showdown_won``, ``net``, ``vpip``, ``pfr``) and their
+    biggest ``pot_won``."""
+    return (
+        f"hands_played = hands_played + {hands}, hands_won = hands_won + hp.won,"
+        " showdowns_won = showdowns_won + hp.showdown_won, net_chips = net_chips + hp.net,"
+        " biggest_pot = CASE WHEN hp.pot_won > biggest_pot THEN hp.pot_won ELSE biggest_pot END,"
+        " vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr"
+    )
+
+def _result_row(holder: Holder, p: HandParticipant) -> tuple[object, ...]:
+    """A participant's row of ``hand_players``, but for the hand's id."""
+    user_id, bot_name = holder
+    return (user_id, bot_name, p.name, p.net, int(p.won), int(p.showdown_won), int(p.vpip),
+            int(p.pfr), p.pot_won)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class HandSettlement:
+    """A hand to close: ``record_settlement``'s arguments, one of a batch."""
+
+    hand_id: int
+    now: float
+    history_text: str
+    replay: str | None
+    moves: Sequence[tuple[int, int]]
+    results: Mapping[Holder, HandParticipant]
+
+
+def settle_hands(settlements: Sequence[HandSettlement]) -> Script[set[int]]:
+    """PostgreSQL: settle several hands in one statement, as ``record_settlement`` does each
+    (an account is moved by one hand at most, a person's stats by every hand they played);
+    the ids of the hands settled: a hand not running is left out, and nothing of it written."""
+    closing = [(s.hand_id, s.now, s.history_text, s.replay) for s in settlements]
+    moves = [(s.hand_id, delta, account_id) for s in settlements for delta, account_id in s.moves]
+    played = [
+        (s.hand_id, *_result_row(holder, participant))
+        for s in settlements
+        for holder, participant in s.results.items()
+    ]
+    settled = yield from rows(
+        _SETTLE_IN_ONE_STATEMENT, *columns(closing, 4), *columns(moves, 3), *columns(played, 10),
+        alone=True,
+    )  # fmt: skip
+    return {int(hand_id) for (hand_id,) in settled}
+
 
 _SETTLE_IN_ONE_STATEMENT = (
-    # Every part joins the closed hand: if it was not running, the statement changes nothing.
-    f"WITH closed AS ({_CLOSE_HAND} RETURNING id, guild_id),"
-    " moves AS (SELECT closed.id AS hand_id, m.delta, m.account_id"
-    " FROM closed, unnest(?::bigint[], ?::bigint[]) AS m(delta, account_id)),"
+    # Every part joins the hands closed: one that was not running changes nothing.
+    "WITH closed AS (UPDATE hands SET status = 'settled', finished_at = c.finished_at,"
+    " history = c.history, replay = c.replay"
+    " FROM unnest(?::bigint[], ?::float8[], ?::text[], ?::text[])"
+    " AS c(id, finished_at, history, replay)"
+    " WHERE hands.id = c.id AND hands.status = 'running'"
+    " RETURNING hands.id, hands.guild_id, hands.finished_at),"
+    " moves AS (SELECT m.n, closed.id AS hand_id, closed.finished_at, m.delta, m.account_id"
+    " FROM unnest(?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY"
+    " AS m(hand_id, delta, account_id, n) JOIN closed ON closed.id = m.hand_id),"
     " moved AS (UPDATE accounts SET chips = chips + moves.delta FROM moves"
     " WHERE accounts.id = moves.account_id),"
     " entered AS (INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
-    " SELECT account_id, delta, 'hand result', hand_id, ?::float8 FROM moves),"
-    " results AS (SELECT closed.id AS hand_id, closed.guild_id, r.* FROM closed,"
-    " unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[],"
-    " ?::int[], ?::bigint[])"
-    " AS r(user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won)),"
+    " SELECT account_id, delta, 'hand result', hand_id, finished_at FROM moves ORDER BY n),"
+    " results AS (SELECT r.*, closed.guild_id FROM unnest(?::bigint[], ?::bigint[], ?::text[],"
+    " ?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[])"
+    " WITH ORDINALITY AS r(hand_id, user_id, bot_name, name, net, won, showdown_won, vpip,"
+    " pfr, pot_won, n) JOIN closed ON closed.id = r.hand_id),"
+    # rowid numbers the rows in the order given, as SQLite does.
     " recorded AS (INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
     " showdown_won, vpip, pfr, pot_won) SELECT hand_id, user_id, bot_name, name, net, won,"
-    " showdown_won, vpip, pfr, pot_won FROM results),"
-    f" counted AS (UPDATE players SET {_STATS} FROM results hp WHERE hp.bot_name = ''"
-    " AND players.guild_id = hp.guild_id AND players.user_id = hp.user_id)"
+    " showdown_won, vpip, pfr, pot_won FROM results ORDER BY n),"
+    # A person at two tables of a server has a row of results in each hand: one update each.
+    f" counted AS (UPDATE players SET {_stats('hp.hands')} FROM (SELECT guild_id, user_id,"
+    " COUNT(*) AS hands, SUM(won) AS won, SUM(showdown_won) AS showdown_won, SUM(net) AS net,"
+    " MAX(pot_won) AS pot_won, SUM(vpip) AS vpip, SUM(pfr) AS pfr FROM results"
+    " WHERE bot_name = '' GROUP BY guild_id, user_id) hp"
+    " WHERE players.guild_id = hp.guild_id AND players.user_id = hp.user_id)"
     " SELECT id FROM closed"
 )
 

@@ -8,14 +8,19 @@ computed on them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 PlayerKey = int | str
 """A seat holder: an ``int`` is a Discord user id (a person), a ``str`` is a bot's name."""
 
-LeaderboardOrder = Literal["balance", "net", "hands_won"]
-"""What a leaderboard ranks people by: balance, net winnings, or hands won."""
+LeaderboardOrder = Literal["balance", "net", "hands_won", "tournaments"]
+"""What a leaderboard ranks people by: balance, net winnings, hands won, or tournament net
+(prizes won minus buy-ins paid in finished tournaments)."""
+
+TournamentStatus = Literal["registering", "running", "finished", "cancelled"]
+"""Where a tournament is: open for registration, being played, paid out, or refunded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,16 +156,21 @@ class RecoveryReport:
     hands_refunded: tuple[int, ...]
     tables_closed: tuple[int, ...]
     chips_returned: int
+    tournaments_refunded: tuple[int, ...] = ()
+    """The tournaments cut short (registering or running) whose buy-ins were refunded."""
 
 
 @dataclass(frozen=True, slots=True)
 class LedgerTotals:
-    """Where all chips are; ``balances + house + escrow`` must equal ``granted``."""
+    """Where all chips are; ``balances + house + escrow + tournaments`` must equal
+    ``granted``. ``escrow`` is the stacks at tables, ``tournaments`` the buy-ins held in
+    tournament escrow."""
 
     granted: int
     balances: int
     house: int
     escrow: int
+    tournaments: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,3 +180,45 @@ class AuditReport:
     ok: bool
     problems: tuple[str, ...]
     totals: LedgerTotals
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """A tournament as the ledger knows it: who created it where, its buy-in and status, the
+    runtime's ``settings`` (plain JSON values), its entrants in registration order and the
+    chips in its prize pool (its escrow: ``buy_in`` times the entrants until it is paid out
+    or refunded)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    buy_in: int
+    status: TournamentStatus
+    settings: Mapping[str, object] = field(hash=False)
+    entrants: tuple[PlayerKey, ...] = ()
+    pool: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlace:
+    """Where one entrant of a finished tournament placed and what they won; ``name`` is a
+    person's display name or a bot's name. Entrants who tied share the best place of the
+    tie."""
+
+    player: PlayerKey
+    name: str
+    place: int
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStats:
+    """A person's record in the finished tournaments of one guild: tournaments played, those
+    in which they won a prize, those they won outright (first place), and their net (prizes
+    minus buy-ins)."""
+
+    played: int = 0
+    in_the_money: int = 0
+    wins: int = 0
+    net: int = 0

@@ -43,7 +43,7 @@ class Query:
     ``alone`` (PostgreSQL only), on a write's first statement: the statement is the whole
     write, atomic on its own, so PostgreSQL runs the script without ``BEGIN`` and ``COMMIT``
     (one round trip instead of three) and every statement after it on its own as well: only
-    reads may follow, and only once it has changed nothing (to word a refusal).
+    reads may follow (to word a refusal).
     """
 
     sql: str
@@ -105,6 +105,11 @@ class Database(Protocol):
 
     async def write(self, script: ScriptFactory[T]) -> T:
         """Run the script atomically; return once it has committed and is durable."""
+        ...
+
+    def refused(self, error: Exception) -> bool:
+        """Whether ``error`` is the database refusing a statement, which then changed
+        nothing (a broken constraint, say), rather than a failure to reach the database."""
         ...
 
     async def trace(self, callback: Callable[[str], None] | None) -> None:

@@ -141,6 +141,10 @@ class Transactions:
         finally:
             self._flusher = None
 
+    def refused(self, error: Exception) -> bool:
+        """Whether SQLite refused a statement (``sqlite3.Error``, ``UniqueViolation``)."""
+        return isinstance(error, sqlite3.Error | UniqueViolation)
+
     async def trace(self, callback: Callable[[str], None] | None) -> None:
         """Call ``callback`` with each statement's text just before SQLite runs it (``None``
         stops): crash tests stop the process at a chosen statement with it."""

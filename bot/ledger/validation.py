@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.errors import InvalidAmount
+from bot.i18n import tr
 from bot.ledger.errors import InvalidRequest
 from bot.ledger.records import PlayerKey
 
@@ -33,20 +34,25 @@ def check_amount(amount: object) -> int:
     """A whole number of chips from 1 to ``MAX_CHIPS``, to move or grant; ``InvalidAmount``
     otherwise."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidAmount(f"An amount of chips must be a whole number, not {amount!r}.")
+        raise InvalidAmount(tr("An amount of chips must be a whole number, not “{amount}”.",
+                                 amount=str(amount)[:20]))
     if amount <= 0:
-        raise InvalidAmount(f"An amount of chips must be positive, not {amount:,}.")
+        raise InvalidAmount(tr("An amount of chips must be positive, not {amount}.",
+                                 amount=amount))
     if amount > MAX_CHIPS:
-        raise InvalidAmount(f"An amount of chips can be at most {MAX_CHIPS:,}, not {amount:,}.")
+        raise InvalidAmount(tr("An amount of chips can be at most {most}, not {amount}.",
+                                 most=MAX_CHIPS, amount=amount))
     return amount
 
 
 def check_chips(chips: object, what: str) -> int:
     """A count of chips from 0 to ``MAX_CHIPS``, such as a stack; ``InvalidAmount`` otherwise."""
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        raise InvalidAmount(f"A {what} must be a whole number of chips, not {chips!r}.")
+        raise InvalidAmount(tr("{what} must be a whole number of chips, not “{chips}”.",
+                                 what=what, chips=str(chips)[:20]))
     if chips > MAX_CHIPS:
-        raise InvalidAmount(f"A {what} can hold at most {MAX_CHIPS:,} chips, not {chips:,}.")
+        raise InvalidAmount(tr("{what} can hold at most {most} chips, not {chips}.",
+                                 what=what, most=MAX_CHIPS, chips=chips))
     return chips
 
 

@@ -69,7 +69,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
-    "guild_settings", "table_messages", "shard_claims",
+    "guild_settings", "table_messages", "shard_claims", "tournaments", "tournament_entries",
 }  # fmt: skip
 
 
@@ -89,8 +89,9 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "003_table_messages.sql",
         "004_shard_claims.sql",
         "005_hand_replays.sql",
+        "006_tournaments.sql",
     ]
-    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5]
+    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5, 6]
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ from bot.ledger import (
     InsufficientChips,
     Ledger,
     NotSeated,
+    UnbalancedHand,
+    UnknownHand,
 )
 from bot.ledger.postgres import POSTGRES_MIGRATIONS_DIR
 from bot.ledger.schema import migration_files
@@ -177,3 +179,99 @@ def test_every_sqlite_migration_has_a_postgresql_twin_with_its_number() -> None:
     sqlite = [version for version, _ in migration_files(MIGRATIONS_DIR)]
     postgresql = [version for version, _ in migration_files(POSTGRES_MIGRATIONS_DIR)]
     assert sqlite == postgresql
+
+
+async def _seat(ledger: Ledger, table_ids: range) -> dict[int | str, int]:
+    """Alice, Bob and a bot at each table; their stacks (the same at every table)."""
+    stacks: dict[int | str, int] = {ALICE: 1_000, BOB: 800, "Ada": 600}
+    for user, name in ((ALICE, "alice"), (BOB, "bob")):
+        await ledger.ensure_player(GUILD, user, name)
+    for table_id in table_ids:
+        for player, chips in stacks.items():
+            await ledger.buy_in(GUILD, table_id, player, chips)
+    return stacks
+
+
+def _results(net: int) -> list[HandParticipant]:
+    return [HandParticipant(ALICE, "alice", net, won=net > 0, pot_won=2 * max(net, 0)),
+            HandParticipant(BOB, "bob", -net), HandParticipant("Ada", "Ada", 0)]  # fmt: skip
+
+
+async def test_hands_begun_and_settled_together_share_statements_and_are_refused_alone(
+    postgres_url: str,
+) -> None:
+    """Calls arriving while a statement is under way go together in the next one; in a batch,
+    a table already playing and a stack that is not what its escrow holds are refused alone,
+    and a hand no longer running is refused alone when the others settle."""
+    async with await Ledger.open(postgres_url) as ledger:
+        stacks = await _seat(ledger, range(1, 9))
+        running = await ledger.begin_hand(GUILD, 8, 1, stacks)
+        sent: list[str] = []
+        await ledger._db.trace(sent.append)
+        begun = await asyncio.gather(*(
+            ledger.begin_hand(GUILD, table_id, 1, {**stacks, BOB: 799} if table_id == 7 else stacks)
+            for table_id in range(1, 9)
+        ), return_exceptions=True)  # fmt: skip
+        assert isinstance(begun[6], UnbalancedHand) and "799" in str(begun[6])
+        assert isinstance(begun[7], HandInProgress)
+        hand_ids = [hand_id for hand_id in begun[:6] if isinstance(hand_id, int)]
+        assert len(hand_ids) == 6
+        assert len([text for text in sent if text.startswith("WITH wanted")]) < 8
+        await ledger.refund_hand(hand_ids[3])
+        sent.clear()
+        final = {ALICE: 1_100, BOB: 700, "Ada": 600}
+        settled = await asyncio.gather(*(
+            ledger.settle_hand(hand_id, final, _results(100), f"Hand {hand_id}")
+            for hand_id in [*hand_ids, running]
+        ), return_exceptions=True)  # fmt: skip
+        await ledger._db.trace(None)
+        assert [type(outcome) for outcome in settled] == [
+            type(None), type(None), type(None), UnknownHand, type(None), type(None), type(None)
+        ]
+        assert len([text for text in sent if text.startswith("WITH closed")]) < 7
+        for table_id in range(1, 9):
+            refused = table_id in (4, 7)  # refunded, and never begun
+            assert await ledger.table_stacks(table_id) == (stacks if refused else final)
+        stats = await ledger.stats(GUILD, ALICE)
+        assert stats is not None
+        assert (stats.hands_played, stats.hands_won, stats.net_chips) == (6, 6, 600)
+        assert len(await ledger.recent_hands(GUILD, BOB, limit=100)) == 6
+        history = await ledger.hand_history(hand_ids[0])
+        assert history is not None
+        assert [p.name for p in history.participants] == ["alice", "bob", "Ada"]
+        assert (await ledger.audit()).ok
+
+
+async def test_a_settlement_the_server_refuses_in_a_batch_does_not_take_the_others_down(
+    postgres_url: str,
+) -> None:
+    """One hand's settlement breaks a constraint (its escrow was emptied behind the ledger's
+    back): the batch's statement fails as a whole, and is run again hand by hand, so that only
+    that settlement fails."""
+    async with await Ledger.open(postgres_url) as ledger:
+        stacks = await _seat(ledger, range(1, 6))
+        hand_ids = [await ledger.begin_hand(GUILD, table_id, 1, stacks) for table_id in range(1, 6)]
+        connection = await asyncpg.connect(postgres_url)
+        try:
+            await connection.execute(
+                "UPDATE accounts SET chips = 0 WHERE kind = 'escrow' AND table_id = 3"
+                " AND user_id = $1", BOB,
+            )  # fmt: skip
+        finally:
+            await connection.close()
+        sent: list[str] = []
+        await ledger._db.trace(sent.append)
+        final = {ALICE: 1_100, BOB: 700, "Ada": 600}
+        settled = await asyncio.gather(*(
+            ledger.settle_hand(hand_id, final, _results(100), f"Hand {hand_id}")
+            for hand_id in hand_ids
+        ), return_exceptions=True)  # fmt: skip
+        await ledger._db.trace(None)
+        assert isinstance(settled[2], asyncpg.CheckViolationError)
+        assert [outcome for n, outcome in enumerate(settled) if n != 2] == [None] * 4
+        assert len([text for text in sent if text.startswith("WITH closed")]) > 5  # replayed
+        for table_id in (1, 2, 4, 5):
+            assert await ledger.table_stacks(table_id) == final
+        stats = await ledger.stats(GUILD, BOB)
+        assert stats is not None and stats.hands_played == 4
+        assert (await ledger.hand_history(hand_ids[2])) is None
