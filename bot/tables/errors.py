@@ -6,7 +6,7 @@ Every ``TableError`` (a ``HoldemError``) is an expected user error: the front en
 
 from __future__ import annotations
 
-from bot.errors import HoldemError
+from bot.errors import HoldemError, NotSeated
 from bot.i18n import tr
 
 
@@ -114,3 +114,81 @@ class NoQuestionPending(TableError):
 
     def __init__(self) -> None:
         super().__init__(tr("There is no run-it-twice question for you right now."))
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+
+class InvalidTournamentSettings(InvalidSettings):
+    """A tournament setting (stack, buy-in, seats, structure, payouts …) that cannot be
+    used; nothing was created or changed."""
+
+
+class NoSuchTournament(TableError):
+    """No tournament has that number (here, or any more)."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("There is no such tournament."))
+
+
+
+class TournamentFull(TableError):
+    """Every place of the tournament is taken."""
+
+    def __init__(self, places: int) -> None:
+        super().__init__(tr("This tournament is full ({places} players).", places=places))
+        self.places = places
+
+
+
+
+class NotTournamentCreator(TableError):
+    """Only the tournament's creator (or a server manager) may start it."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("Only the player who created this tournament can start it."))
+
+
+class NotEnoughEntrants(TableError):
+    """A tournament cannot start with fewer than two players."""
+
+    def __init__(self, entrants: int) -> None:
+        super().__init__(tr(
+            "A tournament needs at least 2 players to start; {entrants} registered.",
+            entrants=entrants))
+        self.entrants = entrants
+
+
+class NoLeavingTournament(TableError):
+    """Leaving a running tournament with chips is not allowed."""
+
+    def __init__(self) -> None:
+        super().__init__(tr(
+            "You cannot leave a tournament once it has started: your chips stay in play. "
+            "Sit out if you must go; you will be blinded and folded until you return."))
+
+
+class TournamentTableRefusal(TableError):
+    """A cash-table request (join, top up, bots, settings, deal now) at a tournament table."""
+
+    def __init__(self) -> None:
+        super().__init__(tr(
+            "This is a tournament table: seats, stacks, bots and blinds are run by the "
+            "tournament. Use the /tournament commands."))
+
+
+class MovedToAnotherTable(NotSeated):
+    """The person was moved to another table of the tournament."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(tr("You were moved to another table of the tournament: <#{channel}>.",
+                            channel=channel_id))
+        self.channel_id = channel_id
+
+
+class TournamentTablesUnavailable(TableError):
+    """The front end could not open a channel for one of the tournament's tables."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("The tournament's tables could not be opened, so it has not "
+                            "started; please try again."))

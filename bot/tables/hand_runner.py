@@ -216,6 +216,8 @@ class HandRunner:
             await self._doorbell.sleep(delay)
         if seat.leaving:
             action = Action(ActionKind.FOLD)
+        elif seat.sitting_out and self._lobby.deals_sitting_out:
+            action = _default_action(hand)  # a failed bot at a tournament table
         else:
             view = hand.view(hand.to_act)
             elsewhere = self._bot_worker is not None and bot.simulates(view)
@@ -234,7 +236,10 @@ class HandRunner:
             async with self._lock:
                 self.apply(seat, Action(ActionKind.FOLD))
             return
-        if seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_SITTING_OUT:
+        if seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_SITTING_OUT or (
+                seat.sitting_out and self._lobby.deals_sitting_out):
+            # Away (timed out twice, or sitting out at a tournament table, which deals them
+            # in all the same): blinded and folded, checking when that is free.
             async with self._lock:
                 self.apply(seat, _default_action(hand))
             return

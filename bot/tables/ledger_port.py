@@ -10,7 +10,7 @@ exception is a fault of the ledger itself (the database is locked, read-only or 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.ledger import HandParticipant, PlayerKey, RecoveryReport
 from bot.shards import ShardSet
@@ -75,4 +75,54 @@ class TableLedger(Protocol):
 
     async def save_guild_settings(self, guild_id: int, settings: Mapping[str, object]) -> None:
         """Replace a server's saved table defaults."""
+        ...
+
+
+@runtime_checkable
+class TournamentLedger(Protocol):
+    """The chip ledger as the tournament runtime uses it (``bot.ledger.Ledger`` implements it).
+
+    A tournament's real chips are its buy-ins, held in one escrow account of the tournament
+    from registration until ``finish_tournament`` pays the prizes from it (or
+    ``cancel_tournament``, or ``recover()`` after a crash, refunds them). Stacks at tournament
+    tables are play chips inside the tournament and never reach the ledger. Refusals are
+    ``LedgerError``s with a message for the person who asked.
+    """
+
+    async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:
+        """Create the person on first use (with the starting grant), refresh the display name,
+        and return their balance."""
+        ...
+
+    async def create_tournament(
+        self, guild_id: int, channel_id: int, creator_id: int, buy_in: int,
+        settings: Mapping[str, object],
+    ) -> int:
+        """Record a new tournament, registering; returns its id."""
+        ...
+
+    async def register_tournament(self, tournament_id: int, player: PlayerKey) -> int:
+        """Move the buy-in from the player's balance (a bot's: the house) into the
+        tournament's escrow; returns the number of entrants. ``TournamentNotOpen``,
+        ``AlreadyRegistered``, ``InsufficientChips``."""
+        ...
+
+    async def unregister_tournament(self, tournament_id: int, player: PlayerKey) -> None:
+        """Refund a registered player while registering (``TournamentNotOpen`` otherwise,
+        ``NotRegistered`` when absent)."""
+        ...
+
+    async def start_tournament(self, tournament_id: int) -> tuple[PlayerKey, ...]:
+        """Registering -> running; returns the entrants in registration order."""
+        ...
+
+    async def cancel_tournament(self, tournament_id: int) -> None:
+        """Refund every buy-in (registering or running); the tournament is cancelled."""
+        ...
+
+    async def finish_tournament(
+        self, tournament_id: int, places: Mapping[PlayerKey, int], prizes: Mapping[PlayerKey, int]
+    ) -> None:
+        """Running -> finished: pay ``prizes`` (summing exactly to the pool) from the escrow
+        and record every entrant's place and prize."""
         ...

@@ -19,7 +19,7 @@ from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import Bot
 from bot.tables.errors import AlreadySeated, TableFull, TooManyBots, UnknownBot
 from bot.tables.ledger_port import TableLedger
-from bot.tables.seats import Seat
+from bot.tables.seats import PlayerKey, Seat
 from bot.tables.settings import TableSettings
 from engine.strategies.names import pick_bot_name
 
@@ -33,8 +33,8 @@ class Lobby:
     told when a bot leaves, so that it forgets its copy.
     """
 
-    __slots__ = ("_bot_worker", "_ledger", "_rng", "_seats", "channel_id", "guild_id",
-                 "settings")
+    __slots__ = ("_bot_worker", "_ledger", "_rng", "_seats", "channel_id", "deals_sitting_out",
+                 "guild_id", "settings")
 
     def __init__(
         self,
@@ -53,6 +53,9 @@ class Lobby:
         self._rng = rng
         self._bot_worker = bot_worker
         self._seats: dict[int, Seat] = {}
+        self.deals_sitting_out = False
+        """True at a tournament table: players who sit out are still dealt in (they post
+        their blinds and antes, and fold or check at once when their turn comes)."""
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -79,16 +82,21 @@ class Lobby:
     def dealable(self) -> list[Seat]:
         """The seats that take part in the next hand, in seat order."""
         return [self._seats[index] for index in sorted(self._seats)
-                if self._seats[index].can_be_dealt_in()]
+                if self._dealt_in(self._seats[index])]
 
     def can_deal(self) -> bool:
         """True when at least two seats can be dealt in."""
-        return sum(seat.can_be_dealt_in() for seat in self._seats.values()) >= 2
+        return sum(self._dealt_in(seat) for seat in self._seats.values()) >= 2
 
     def has_playing_person(self) -> bool:
         """True when a person (not a bot) would be dealt into the next hand."""
-        return any(seat.user_id is not None and seat.can_be_dealt_in()
+        return any(seat.user_id is not None and self._dealt_in(seat)
                    for seat in self._seats.values())
+
+    def _dealt_in(self, seat: Seat) -> bool:
+        if self.deals_sitting_out:
+            return not seat.leaving and seat.stack > 0
+        return seat.can_be_dealt_in()
 
     # -- chips in ----------------------------------------------------------------------------
 
@@ -105,6 +113,27 @@ class Lobby:
         amount = self._buy_in_amount(buy_in, balance)
         stack = await self._ledger.buy_in(self.guild_id, self.channel_id, user_id, amount)
         self._seats[index] = Seat(index, name, user_id, None, stack)
+        return stack
+
+    async def seat_with_stack(
+        self, user_id: int | None, name: str, bot: Bot | None, stack: int
+    ) -> Seat:
+        """Seat a tournament player (a person, or a bot) with ``stack``, outside the buy-in
+        range: the ledger here is the tournament's chips. ``TableFull`` when no seat is free,
+        ``AlreadySeated`` for a person seated already."""
+        if user_id is not None and self.seat_of(user_id) is not None:
+            raise AlreadySeated()
+        index = self._free_seat()
+        key: PlayerKey = user_id if user_id is not None else name
+        seated = await self._ledger.buy_in(self.guild_id, self.channel_id, key, stack)
+        seat = self._seats[index] = Seat(index, name, user_id, bot, seated)
+        return seat
+
+    async def take(self, seat: Seat) -> int:
+        """Take a tournament player off this table with their stack (it stays theirs, off
+        table, to seat elsewhere); their bot, if any, goes with them. Returns the stack."""
+        stack = await self._ledger.cash_out(self.guild_id, self.channel_id, seat.key)
+        self._seats.pop(seat.index, None)
         return stack
 
     async def top_up(self, seat: Seat, amount: int) -> int:

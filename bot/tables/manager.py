@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from bot.ledger import RecoveryReport
 from bot.shards import ShardSet
 from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NoTableHere, NotOurServer, TableClosed
 from bot.tables.ledger_guard import GuardedLedger
-from bot.tables.ledger_port import TableLedger
+from bot.tables.ledger_port import TableLedger, TournamentLedger
 from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.pacing import StepPacer
 from bot.tables.settings import TableSettings
-from bot.tables.table import Table
+from bot.tables.table import Table, TournamentHooks
+from bot.tables.tournaments import TournamentManager
 from engine.actions import Action
 from engine.cards import Card
 
@@ -38,6 +40,11 @@ class TableManager:
     shutdown. Without one they run inline (see ``bot.tables.bots``). ``shards`` are the
     shards whose guilds' tables this process owns (all of them by default): it opens and
     recovers tables only there, and refuses the rest with ``NotOurServer``.
+
+    ``tournaments`` runs the tournaments (``TournamentManager``); it needs a ledger with the
+    tournament methods (``TournamentLedger``): ``ledger`` itself when it has them, else
+    ``tournament_ledger``. Tournament tables are tables of this manager like any other, so
+    ``act``, ``sit_out``, ``state`` … reach them by channel.
     """
 
     def __init__(
@@ -49,6 +56,8 @@ class TableManager:
         default_settings: TableSettings | None = None,
         bot_worker: BotWorker | None = None,
         shards: ShardSet | None = None,
+        tournament_ledger: TournamentLedger | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._ledger = GuardedLedger(ledger)
         self._shards = shards or ShardSet()
@@ -60,6 +69,17 @@ class TableManager:
         self._pacer = StepPacer()
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
+        if tournament_ledger is None and isinstance(ledger, TournamentLedger):
+            tournament_ledger = ledger
+        self._tournaments = None if tournament_ledger is None else TournamentManager(
+            tournament_ledger, notifier, self, rng=rng, bot_worker=bot_worker, clock=clock)
+
+    @property
+    def tournaments(self) -> TournamentManager:
+        """The tournaments of this process (``RuntimeError`` when the ledger has none)."""
+        if self._tournaments is None:
+            raise RuntimeError("this ledger does not run tournaments")
+        return self._tournaments
 
     async def start(self) -> RecoveryReport:
         """Run the ledger's recovery (hands cut short by a crash go back to their
@@ -76,6 +96,8 @@ class TableManager:
         tables = list(self._tables.values())
         self._tables.clear()
         await asyncio.gather(*(table.close() for table in tables))
+        if self._tournaments is not None:
+            await self._tournaments.shutdown()
         if self._bot_worker is not None:
             self._bot_worker.close()
 
@@ -83,6 +105,8 @@ class TableManager:
         """Stop every table without touching the ledger, because another process has taken
         these tables over (and recovered their hands): nothing here may move their chips."""
         self._ledger.fence()
+        if self._tournaments is not None:
+            self._tournaments.fence()
         await self.shutdown()
 
     async def close_table(self, channel_id: int) -> bool:
@@ -225,6 +249,38 @@ class TableManager:
     async def update_table_settings(self, channel_id: int, **changes: object) -> TableSettings:
         """Change one table's settings; blinds and buy-ins apply from the next hand."""
         return self._table(channel_id).update_settings(**changes)
+
+    # -- tournament tables (TableHost) -------------------------------------------------------
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """True when this process runs the guild's tables (its shard is ours)."""
+        return self._shards.owns(guild_id)
+
+    def channel_is_free(self, channel_id: int) -> bool:
+        """True when the channel has no table."""
+        return self._table_if_open(channel_id) is None
+
+    def host_tournament_table(
+        self, guild_id: int, channel_id: int, settings: TableSettings, chips: TableLedger,
+        hooks: TournamentHooks,
+    ) -> Table:
+        """Create a tournament table (started by the tournament once seated) as the channel's
+        table; ``TableClosed`` while shutting down."""
+        if self._table_if_open(channel_id) is not None:
+            raise RuntimeError(f"channel {channel_id} has a table already")
+        table = Table(
+            guild_id, channel_id, settings, chips, self._notifier, rng=self._rng,
+            bot_worker=self._bot_worker, pacer=self._pacer, tournament=hooks,
+        )
+        self._tables[channel_id] = table
+        return table
+
+    async def release_tournament_table(self, table: Table) -> None:
+        """Close a tournament table (broken, or its tournament is over) and forget it."""
+        forgotten = self._forget(table)
+        await table.close()
+        if forgotten:
+            await self._tell_closed(table.channel_id)
 
     # -- internals ---------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.i18n import Message, Text
+from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.actions import LegalActions, Street
 from engine.cards import Card
 
@@ -211,3 +212,28 @@ class Notifier(Protocol):
     async def table_closed(self, channel_id: int) -> None:
         """The channel's table closed (its last player left, or the channel is gone): show
         its last state if the front end can, then forget the channel."""
+
+    # -- tournaments -------------------------------------------------------------------------
+
+    async def tournament_changed(self, status: TournamentStatus) -> None:
+        """A tournament changed: created, a player registered or left, it started, a level
+        began, players busted or moved, it was cancelled (may be coalesced: show the latest).
+        ``status.channel_id`` is where it was created."""
+
+    async def tournament_finished(self, results: TournamentResults) -> None:
+        """A tournament is over and its prizes are paid: show the standings (in
+        ``results.channel_id``, where it was created)."""
+
+    async def player_moved(self, move: PlayerMoved) -> None:
+        """A player moved with their stack to another table of the tournament (tell them
+        where to play now; the old table no longer takes their actions)."""
+
+    async def open_tournament_table(
+        self, tournament_id: int, channel_id: int, number: int
+    ) -> int:
+        """Open a channel (a thread under ``channel_id``, where the tournament was created)
+        for the tournament's table ``number`` (1-based) and return its channel id. Asked once
+        per extra table when a multi-table tournament starts (and for table 1 when the
+        creation channel already has a table). An exception stops the start: the tournament
+        stays registering and nothing is charged."""
+        ...

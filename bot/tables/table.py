@@ -29,20 +29,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from bot.errors import HandInProgress
 from bot.i18n import tr
 from bot.ledger import LedgerUnavailable
 from bot.tables.bot_worker import BotWorker
-from bot.tables.bots import check_level
+from bot.tables.bots import Bot, check_level
 from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
 from bot.tables.errors import (
+    MovedToAnotherTable,
+    NoLeavingTournament,
     NotEnoughPlayers,
     NotYourTurn,
     TableClosed,
     TableMovedOn,
+    TournamentTableRefusal,
 )
 from bot.tables.hand_runner import HandRunner, Played
 from bot.tables.ledger_guard import Backoff, GuardedLedger
@@ -52,6 +56,7 @@ from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.outbox import Outbox
 from bot.tables.pacing import StepPacer, TurnBudget
 from bot.tables.run_it_twice import RunItTwiceQuestion
+from bot.tables.seats import PlayerKey, Seat
 from bot.tables.settings import TableSettings
 from bot.tables.snapshots import PublicState
 from engine.actions import Action, ActionKind
@@ -64,6 +69,25 @@ LEDGER_DOWN_MESSAGE = tr(
     "move. Your chips are safe; the table carries on by itself once the ledger is back.")
 
 
+class TournamentHooks(Protocol):
+    """What a tournament adds to the runner of one of its tables (``bot.tables.tournaments``).
+
+    Both coroutines run in the table's runner task between two hands, so the table deals
+    nothing while they run: the blinds never change mid-hand, and players can be moved.
+    """
+
+    async def before_deal(self, table: Table) -> None:
+        """The next hand is about to be dealt: set its blinds (``Table.set_blinds``)."""
+
+    async def after_hand(self, table: Table, busted: Sequence[tuple[Seat, int]]) -> None:
+        """A hand ended (``busted``: the seats it left with no chips, each with its stack at
+        the start of the hand; they have left the table): place them, balance the tables,
+        finish the tournament when one player is left."""
+
+    def moved_to(self, user_id: int) -> int | None:
+        """The channel of the table where a person of the tournament sits now, if any."""
+
+
 class Table:
     """The table of one channel. Create it, ``start()`` its runner, ``close()`` it at the end.
 
@@ -74,6 +98,14 @@ class Table:
     a hand (a player who left mid-hand was cashed out) the table stops and calls ``on_empty``.
     ``ledger`` is wrapped in a ``GuardedLedger`` unless it is one (the manager shares one
     among its tables); ``retry`` paces the attempts after a failure.
+
+    With ``tournament`` the table is a tournament table: its ``ledger`` holds the
+    tournament's play chips (``TournamentChips``), players are seated and moved with their
+    stacks by the tournament (``seat_player``, ``take_player``), nobody joins, leaves, tops
+    up or seats bots through the cash-table requests (``TournamentTableRefusal``,
+    ``NoLeavingTournament``), players who sit out are still dealt in and blinded and folded,
+    busted players leave the table after the hand, and it deals whenever two players can
+    play, people or not.
     """
 
     def __init__(
@@ -89,6 +121,7 @@ class Table:
         on_empty: Callable[[Table], None] | None = None,
         pacer: StepPacer | None = None,
         retry: Backoff | None = None,
+        tournament: TournamentHooks | None = None,
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -118,6 +151,8 @@ class Table:
         self._retry = retry if retry is not None else Backoff()
         self._resume_at: float | None = None  # after a failure: no ledger work before then
         self._ledger_down = False  # the last failure was the ledger's (people were told)
+        self._tournament = tournament
+        self._lobby.deals_sitting_out = tournament is not None
 
     @property
     def settings(self) -> TableSettings:
@@ -151,10 +186,81 @@ class Table:
         """True when no seat is taken."""
         return self._lobby.is_empty()
 
+    @property
+    def is_tournament(self) -> bool:
+        """True for a tournament table."""
+        return self._tournament is not None
+
+    @property
+    def hands_dealt(self) -> int:
+        """Hands dealt at this table so far (the running one included)."""
+        return self._current.number
+
+    @property
+    def is_hand_running(self) -> bool:
+        """True from a deal until its hand is settled or refunded."""
+        return self._current.running
+
+    # -- tournament seating ------------------------------------------------------------------
+
+    def player_keys(self) -> list[PlayerKey]:
+        """The ledger keys of the players seated here, in seat order."""
+        seats = self._lobby.seats
+        return [seats[index].key for index in sorted(seats)]
+
+    def free_seats(self) -> int:
+        """Seats not taken."""
+        return self.settings.max_seats - len(self._lobby.seats)
+
+    def big_blind_order(self) -> list[PlayerKey]:
+        """The seated players with chips in the order they will next be in the big blind,
+        the next big blind first (the button moves one seat a hand; heads-up the button
+        posts the small blind, so the other player is the big blind)."""
+        seats = [seat for _, seat in sorted(self._lobby.seats.items()) if seat.stack > 0]
+        if not seats:
+            return []
+        button = self._current.button
+        next_button = 0 if button is None else next(
+            (position for position, seat in enumerate(seats) if seat.index > button), 0)
+        first = (next_button + (1 if len(seats) == 2 else 2)) % len(seats)
+        return [seat.key for seat in seats[first:] + seats[:first]]
+
+    async def seat_player(self, user_id: int | None, name: str, bot: Bot | None,
+                          stack: int) -> None:
+        """Seat a tournament player with their ``stack`` (their off-table tournament chips),
+        outside the buy-in range; they are dealt in from the next hand."""
+        async with self._lock:
+            self._check_open()
+            await self._lobby.seat_with_stack(user_id, name, bot, stack)
+        await self._runner.publish()
+        self._doorbell.ring()
+
+    async def take_player(self, player: PlayerKey) -> tuple[Seat, int] | None:
+        """Take a tournament player off this table with their stack (to seat them at another
+        one): their seat and stack, or ``None`` while they are dealt into the running hand
+        (or not seated here)."""
+        async with self._lock:
+            seat = next((seat for seat in self._lobby.seats.values() if seat.key == player),
+                        None)
+            if seat is None or self._current.is_dealt_in(seat):
+                return None
+            stack = await self._lobby.take(seat)
+        await self._runner.publish()
+        return seat, stack
+
+    def set_blinds(self, small_blind: int, big_blind: int, ante: int) -> None:
+        """Set the blinds of the next hand (tournament levels; called between hands)."""
+        settings = self._lobby.settings
+        if (settings.small_blind, settings.big_blind, settings.ante) != (
+                small_blind, big_blind, ante):
+            self._lobby.settings = settings.with_changes(
+                small_blind=small_blind, big_blind=big_blind, ante=ante)
+
     # -- lobby -------------------------------------------------------------------------------
 
     async def join(self, user_id: int, name: str, buy_in: int | None) -> int:
         """Seat a person with a buy-in from their balance; returns the stack."""
+        self._no_cash_request()
         async with self._lock:
             self._check_open()
             await self._runner.refund_leftover()
@@ -166,6 +272,9 @@ class Table:
     async def leave(self, user_id: int) -> int | None:
         """Leave now (cash-out returned) or, when dealt into the running hand, fold on the
         next turn and cash out when the hand ends (``None``)."""
+        if self._tournament is not None:
+            self._lobby.require_seat(user_id)
+            raise NoLeavingTournament()
         async with self._lock:
             seat = self._lobby.require_seat(user_id)
             if not self._current.is_dealt_in(seat):
@@ -198,6 +307,7 @@ class Table:
 
     async def top_up(self, user_id: int, amount: int) -> int:
         """Add chips from the balance to the stack (not while dealt into a hand)."""
+        self._no_cash_request()
         async with self._lock:
             seat = self._lobby.require_seat(user_id)
             if self._current.is_dealt_in(seat):
@@ -210,6 +320,7 @@ class Table:
 
     async def add_bots(self, level: str, count: int) -> list[str]:
         """Seat ``count`` bots of ``level``, bought in by the house; returns their names."""
+        self._no_cash_request()
         level = check_level(level)
         async with self._lock:
             self._check_open()
@@ -221,6 +332,7 @@ class Table:
 
     async def remove_bot(self, name: str | None) -> str:
         """Remove a bot (named, or the last seated); one in a hand leaves when it ends."""
+        self._no_cash_request()
         async with self._lock:
             seat = self._lobby.bot_to_remove(name)
             if self._current.is_dealt_in(seat):
@@ -235,6 +347,7 @@ class Table:
     async def start_hand(self) -> None:
         """Deal the next hand now (bots-only tables play one hand); ``LedgerUnavailable``
         while the ledger is failing."""
+        self._no_cash_request()
         async with self._lock:
             self._check_open()
             if self._current.running:
@@ -275,6 +388,7 @@ class Table:
 
     def update_settings(self, **changes: object) -> TableSettings:
         """Change this table's settings; blinds apply from the next hand."""
+        self._no_cash_request()
         self._lobby.settings = self._lobby.settings.with_changes(**changes)
         return self._lobby.settings
 
@@ -288,6 +402,10 @@ class Table:
             if turn is not None and turn != Turn(current.hand_id or 0, current.actions_taken):
                 raise TableMovedOn()
             seat = self._lobby.seat_of(user_id)
+            if seat is None and self._tournament is not None:
+                moved_to = self._tournament.moved_to(user_id)
+                if moved_to is not None and moved_to != self.channel_id:
+                    raise MovedToAnotherTable(moved_to)
             if seat is None or self._current.awaiting is not seat:
                 raise NotYourTurn()
             self._runner.apply(seat, action)
@@ -338,15 +456,20 @@ class Table:
                     await self._park(deal_at)
                     continue
                 self._start_now = False
+                if self._tournament is not None:
+                    await self._tournament.before_deal(self)
                 await self._turns.step(urgent=self._lobby.has_playing_person())
                 played = await self._runner.play()
                 if played is Played.NOT_DEALT:
                     await self._failed(self._runner.last_error)
                 else:
                     self._dealt()
+                    busted = self._busted() if played is Played.SETTLED else []
                     await self._after_hand(refunded=played is Played.REFUNDED)
                     if played is Played.REFUNDED and self._resume_at is None:
                         await self._failed(self._runner.last_error)
+                    if self._tournament is not None:
+                        await self._tournament.after_hand(self, busted)
                 deal_at = loop.time() + self.settings.next_hand_delay
                 self._hands_played.set()
         except TableClosing:
@@ -401,6 +524,9 @@ class Table:
                     if seat.leaving:
                         await lobby.cash_out(seat)
                         moved = True
+                    elif seat.stack == 0 and self._tournament is not None:
+                        await lobby.cash_out(seat)  # busted: out of the tournament
+                        moved = True
                     elif seat.stack == 0 and seat.bot is not None:
                         await lobby.rebuy(seat)
                         moved = True
@@ -412,7 +538,8 @@ class Table:
                 await self._runner.publish()
         if moved:
             self._retry.reset()
-        if (after_hand or moved) and lobby.is_empty():
+        if (after_hand or moved) and lobby.is_empty() and self._tournament is None:
+            # (A tournament closes its own tables: its hook still has busts to place.)
             self._doorbell.close()
             if self._on_empty is not None:
                 self._on_empty(self)
@@ -426,6 +553,8 @@ class Table:
         seats, lobby = self._current.seats, self._lobby
         if not await self._tidy(after_hand=True, changed=refunded):
             return
+        if self._tournament is not None:
+            return  # the tournament tells busted players their place
         for seat in seats:
             still_seated = lobby.seats.get(seat.index) is seat
             if still_seated and seat.stack == 0 and seat.user_id is not None and not seat.leaving:
@@ -433,7 +562,22 @@ class Table:
                     seat.user_id,
                     tr("You are out of chips: top up to keep playing, or leave the table."))
 
+    def _busted(self) -> list[tuple[Seat, int]]:
+        """The seats the hand just settled left with no chips, with their stacks when it
+        started."""
+        hand = self._current.hand
+        if hand is None:
+            return []
+        return [(seat, hand.starting_stacks[position])
+                for position, seat in enumerate(self._current.seats) if seat.stack == 0]
+
+    def _no_cash_request(self) -> None:
+        if self._tournament is not None:
+            raise TournamentTableRefusal()
+
     def _ready_to_deal(self) -> bool:
+        if self._tournament is not None:
+            return self._lobby.can_deal()
         return self._lobby.can_deal() and (
             self._lobby.has_playing_person() or self._bot_hands_wanted > 0)
 

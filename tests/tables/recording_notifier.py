@@ -15,6 +15,7 @@ from typing import Any
 from bot.errors import HoldemError
 from bot.i18n import Message
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.actions import Action
 from engine.cards import Card
 
@@ -42,6 +43,12 @@ class RecordingNotifier:
     closed: list[int] = field(default_factory=list)
     errors: list[HoldemError] = field(default_factory=list)
     fail_on: set[str] = field(default_factory=set)
+    tournament_statuses: list[TournamentStatus] = field(default_factory=list)
+    tournament_results: list[TournamentResults] = field(default_factory=list)
+    moves: list[PlayerMoved] = field(default_factory=list)
+    opened_tables: list[tuple[int, int, int, int]] = field(default_factory=list)
+    """``(tournament id, creation channel, table number, channel opened)``."""
+    next_table_channel: int = 900_000
     _answering: set[asyncio.Task[None]] = field(default_factory=set)
     _prompt_event: asyncio.Event = field(default_factory=asyncio.Event)
     _prompts_read: int = 0
@@ -93,6 +100,26 @@ class RecordingNotifier:
     async def table_closed(self, channel_id: int) -> None:
         self.closed.append(channel_id)
         self._record("table_closed", channel_id)
+
+    async def tournament_changed(self, status: TournamentStatus) -> None:
+        self.tournament_statuses.append(status)
+        self._record("tournament_changed", status)
+
+    async def tournament_finished(self, results: TournamentResults) -> None:
+        self.tournament_results.append(results)
+        self._record("tournament_finished", results)
+
+    async def player_moved(self, move: PlayerMoved) -> None:
+        self.moves.append(move)
+        self._record("player_moved", move)
+
+    async def open_tournament_table(
+        self, tournament_id: int, channel_id: int, number: int
+    ) -> int:
+        self._record("open_tournament_table", tournament_id, channel_id, number)
+        self.next_table_channel += 1
+        self.opened_tables.append((tournament_id, channel_id, number, self.next_table_channel))
+        return self.next_table_channel
 
     def _answer_later(self, request: Coroutine[Any, Any, None]) -> None:
         """Send a request from another task, as a click would; keep refusals in ``errors``."""

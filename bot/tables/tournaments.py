@@ -1,0 +1,703 @@
+"""Tournaments: registration, the start, levels, busts, balancing, payouts, cancellation.
+
+``TournamentManager`` (``TableManager.tournaments``) is what front ends call. A tournament's
+life:
+
+- **registering**: ``create`` records it in the ledger; ``join`` moves the buy-in from the
+  person's balance into the tournament's escrow (``leave`` refunds it). It starts when its
+  creator says so (``start``) or by itself when the last place is taken; bots of
+  ``settings.bot_fill`` then fill the empty places, registered and paid by the house.
+- **running**: every entrant gets ``starting_stack`` play chips (``TournamentChips``, in
+  memory: the real chips stay in the ledger's escrow). ``ceil(n / seats)`` tables open, the
+  first in the creation channel when it has no table (else, like the others, in a channel
+  the front end opens: ``Notifier.open_tournament_table``), and the players are seated at
+  random. Tables are ordinary ``Table``s in ``TableManager``, so ``act``, ``sit_out``,
+  ``state`` … work there as at any table; cash-table requests are refused there.
+- Between two hands at a table (its runner calls the ``TournamentHooks``): the blinds of the
+  level being played are set before each deal, never mid-hand. Levels count minutes since the
+  start, or hands: the hands dealt at the table that has dealt the most (for a sit-and-go,
+  simply its hands). After each hand the players it busted are placed (``Standings.bust``:
+  more chips at the start of the hand places higher, equal chips share), then the tables are
+  balanced (``engine.balancing.plan_moves``: tables break as the field shrinks, the player who
+  would next be in the big blind moves from the biggest table). A move takes a player off a
+  table only between that table's hands: a move whose player is in a hand now waits for the
+  next plan, made after the next hand at any table. A moved player keeps their stack.
+- **finished**: when one player is left, the prizes (``prize_amounts`` of the pool, shared by
+  ``Standings.payouts``) are paid from the escrow in one ledger transaction, every place
+  recorded, and the tables close.
+- **cancelled**: ``cancel`` (or shutdown) refunds every buy-in; a crash leaves that to the
+  ledger's ``recover()`` at the next start. Tournament play chips are never paid by count.
+
+Rules at the tables: nobody leaves with chips (``NoLeavingTournament``); players who sit out
+(or time out twice) are still dealt in, post blinds and antes, and check or fold at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import random
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from bot.errors import HoldemError
+from bot.i18n import tr
+from bot.ledger import (
+    AlreadyRegistered,
+    LedgerUnavailable,
+    NotRegistered,
+    PlayerKey,
+    TournamentNotOpen,
+)
+from bot.tables.bot_worker import BotWorker
+from bot.tables.bots import Bot
+from bot.tables.errors import (
+    NoLeavingTournament,
+    NoSuchTournament,
+    NotEnoughEntrants,
+    NotOurServer,
+    NotTournamentCreator,
+    TournamentFull,
+    TournamentTablesUnavailable,
+)
+from bot.tables.ledger_port import TableLedger, TournamentLedger
+from bot.tables.notifier import Notifier
+from bot.tables.seats import Seat
+from bot.tables.settings import TableSettings
+from bot.tables.table import Table, TournamentHooks
+from bot.tables.tournament_chips import TournamentChips
+from bot.tables.tournament_settings import TournamentSettings
+from bot.tables.tournament_status import (
+    EntrantStatus,
+    PlayerMoved,
+    TournamentPhase,
+    TournamentResults,
+    TournamentStatus,
+)
+from engine.balancing import plan_moves
+from engine.blinds import BlindSchedule, LevelUnit
+from engine.payouts import Standings, prize_amounts
+from engine.strategies.names import pick_bot_name
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+FINISH_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+"""Seconds between attempts to pay a finished tournament while the ledger fails; after the
+last one it is left to the ledger's recovery (which refunds the buy-ins) at the next start."""
+
+
+class TableHost(Protocol):
+    """Where tournament tables live: ``TableManager`` (so that requests reach them by
+    channel like any table's)."""
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """True when this process runs the guild's tables."""
+        ...
+
+    def channel_is_free(self, channel_id: int) -> bool:
+        """True when the channel has no table."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> TableSettings:
+        """The server's table settings (clocks, language) tournament tables start from."""
+        ...
+
+    def host_tournament_table(
+        self, guild_id: int, channel_id: int, settings: TableSettings, chips: TableLedger,
+        hooks: TournamentHooks,
+    ) -> Table:
+        """Create a tournament table (not started yet) and make it the channel's table."""
+        ...
+
+    async def release_tournament_table(self, table: Table) -> None:
+        """Close a tournament table and forget it (the front end hears ``table_closed``)."""
+        ...
+
+
+@dataclass(slots=True)
+class _Entrant:
+    player: PlayerKey
+    name: str
+    user_id: int | None
+    bot_level: str | None
+    bot: Bot | None = None
+
+
+class _Tournament:
+    """One tournament's state in this process; its tables call it between hands."""
+
+    def __init__(self, manager: TournamentManager, tournament_id: int, guild_id: int,
+                 channel_id: int, creator_id: int, settings: TournamentSettings) -> None:
+        self.manager = manager
+        self.id = tournament_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.creator_id = creator_id
+        self.settings = settings
+        self.schedule: BlindSchedule = settings.schedule()
+        self.phase = TournamentPhase.REGISTERING
+        self.entrants: dict[PlayerKey, _Entrant] = {}
+        self.lock = asyncio.Lock()
+        self.chips: TournamentChips | None = None
+        self.tables: dict[int, Table] = {}
+        self.standings: Standings[PlayerKey] | None = None
+        self.percents: tuple[int, ...] = ()
+        self.prizes: dict[PlayerKey, int] = {}
+        self.started_at: float | None = None
+        self.finished_at: float | None = None
+        self.hands = 0
+        self.level_index = 0
+
+    @property
+    def pool(self) -> int:
+        return self.settings.buy_in * len(self.entrants)
+
+    # -- TournamentHooks ---------------------------------------------------------------------
+
+    async def before_deal(self, table: Table) -> None:
+        if self.phase is not TournamentPhase.RUNNING:
+            return
+        index = self._level_now()
+        if index > self.level_index:
+            self.level_index = index
+            await self.manager._changed(self)
+        level = self.schedule.level(self.level_index)
+        table.set_blinds(level.small_blind, level.big_blind, level.ante)
+
+    async def after_hand(self, table: Table, busted: Sequence[tuple[Seat, int]]) -> None:
+        try:
+            async with self.lock:
+                await self.manager._after_hand(self, table, busted)
+        except Exception:
+            log.exception("tournament %s: the work after a hand at table %s failed",
+                          self.id, table.channel_id)
+
+    def moved_to(self, user_id: int) -> int | None:
+        return self.chips.table_of(user_id) if self.chips is not None else None
+
+    def _level_now(self) -> int:
+        if self.schedule.unit is LevelUnit.HANDS:
+            return self.schedule.level_index(hands=self.hands)
+        started = self.started_at if self.started_at is not None else self.manager.clock()
+        minutes = max(0.0, self.manager.clock() - started) / 60.0
+        return self.schedule.level_index(minutes=minutes)
+
+
+class TournamentManager:
+    """Every tournament of the process. Front ends call it through ``TableManager.tournaments``.
+
+    Every request a person makes raises a ``HoldemError`` (a ``TableError`` subclass, or the
+    ledger's refusal) for what it refuses, with a sentence to show them, and nothing changed;
+    ``LedgerUnavailable`` while the ledger fails. ``rng`` seats players and names bots;
+    ``clock`` (``time.time`` by default) times levels by minutes.
+    """
+
+    def __init__(
+        self,
+        ledger: TournamentLedger,
+        notifier: Notifier,
+        host: TableHost,
+        *,
+        rng: random.Random | None = None,
+        bot_worker: BotWorker | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._ledger = ledger
+        self._notifier = notifier
+        self._host = host
+        self._rng = rng if rng is not None else random.Random()
+        self._bot_worker = bot_worker
+        self.clock = clock
+        self._tournaments: dict[int, _Tournament] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self._fenced = False
+
+    # -- requests ----------------------------------------------------------------------------
+
+    async def create(self, guild_id: int, channel_id: int, creator_id: int,
+                     settings: TournamentSettings) -> int:
+        """Record a new tournament, open for registration, created in ``channel_id``; returns
+        its id. ``NotOurServer`` for a server another process runs."""
+        if not isinstance(settings, TournamentSettings):
+            raise TypeError("settings must be TournamentSettings")
+        if not self._host.owns_guild(guild_id):
+            raise NotOurServer()
+        tournament_id = await self._call(self._ledger.create_tournament(
+            guild_id, channel_id, creator_id, settings.buy_in, settings.to_mapping()))
+        tournament = _Tournament(self, tournament_id, guild_id, channel_id, creator_id, settings)
+        self._tournaments[tournament_id] = tournament
+        await self._changed(tournament)
+        return tournament_id
+
+    async def join(self, tournament_id: int, user_id: int, name: str) -> int:
+        """Register a person: the buy-in moves from their balance into the tournament's
+        escrow. Returns the number of entrants. Starts the tournament when this took the last
+        place. Refusals: ``NoSuchTournament``, ``TournamentNotOpen``, ``AlreadyRegistered``,
+        ``TournamentFull``, the ledger's ``InsufficientChips``."""
+        tournament = self._get(tournament_id)
+        async with tournament.lock:
+            self._require_registering(tournament)
+            if user_id in tournament.entrants:
+                raise AlreadyRegistered()
+            limit = tournament.settings.entrant_limit
+            if len(tournament.entrants) >= limit:
+                raise TournamentFull(limit)
+            await self._call(self._ledger.ensure_player(tournament.guild_id, user_id, name))
+            await self._call(self._ledger.register_tournament(tournament_id, user_id))
+            tournament.entrants[user_id] = _Entrant(user_id, name, user_id, None)
+            count = len(tournament.entrants)
+            full = count >= limit
+            if full:
+                try:
+                    await self._start(tournament, None)
+                except HoldemError as error:
+                    log.warning("tournament %s is full but did not start: %s",
+                                tournament_id, error)
+        if not full or tournament.phase is not TournamentPhase.RUNNING:
+            await self._changed(tournament)
+        return count
+
+    async def leave(self, tournament_id: int, user_id: int) -> None:
+        """Unregister before the start (the buy-in is refunded). After the start a player
+        still in gets ``NoLeavingTournament``; ``NotRegistered`` for someone not
+        registered."""
+        tournament = self._get(tournament_id)
+        async with tournament.lock:
+            if tournament.phase is TournamentPhase.RUNNING:
+                standings = tournament.standings
+                if standings is not None and user_id in standings.remaining:
+                    raise NoLeavingTournament()
+                if user_id in tournament.entrants:
+                    raise TournamentNotOpen(tournament.phase.value)
+                raise NotRegistered()
+            self._require_registering(tournament)
+            if user_id not in tournament.entrants:
+                raise NotRegistered()
+            await self._call(self._ledger.unregister_tournament(tournament_id, user_id))
+            del tournament.entrants[user_id]
+        await self._changed(tournament)
+
+    async def start(self, tournament_id: int, by_user: int | None) -> None:
+        """Start now: bots fill the empty places if the settings say so, then players are
+        seated at random. ``by_user`` must be the creator (``None``: the server, or a
+        manager the front end has checked). Refusals: ``NotTournamentCreator``,
+        ``TournamentNotOpen``, ``NotEnoughEntrants``, ``InvalidTournamentSettings`` (more
+        places paid than players), ``TournamentTablesUnavailable``; nothing changed then."""
+        tournament = self._get(tournament_id)
+        async with tournament.lock:
+            await self._start(tournament, by_user)
+
+    async def cancel(self, tournament_id: int) -> None:
+        """Stop the tournament and refund every buy-in (registering or running; its tables
+        close). ``TournamentNotOpen`` once it is finished or cancelled. The front end checks
+        who may cancel."""
+        tournament = self._get(tournament_id)
+        async with tournament.lock:
+            if tournament.phase in (TournamentPhase.FINISHED, TournamentPhase.CANCELLED):
+                raise TournamentNotOpen(tournament.phase.value)
+            await self._call(self._ledger.cancel_tournament(tournament_id))
+            tournament.phase = TournamentPhase.CANCELLED
+            tournament.finished_at = self.clock()
+            tables = list(tournament.tables.values())
+            tournament.tables.clear()
+        # Not under the lock: a table's runner may be waiting for it to finish its hand.
+        for table in tables:
+            await self._host.release_tournament_table(table)
+        await self._changed(tournament)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def status(self, tournament_id: int) -> TournamentStatus:
+        """The tournament now (``NoSuchTournament`` if unknown)."""
+        return self._status(self._get(tournament_id))
+
+    def tournaments(self, guild_id: int) -> list[TournamentStatus]:
+        """The server's tournaments that are registering or running, oldest first."""
+        return [self._status(t) for t in self._tournaments.values()
+                if t.guild_id == guild_id
+                and t.phase in (TournamentPhase.REGISTERING, TournamentPhase.RUNNING)]
+
+    def in_channel(self, channel_id: int) -> int | None:
+        """The tournament created in ``channel_id`` or playing a table there, if one is
+        registering or running (the newest)."""
+        found: int | None = None
+        for tournament in self._tournaments.values():
+            if tournament.phase not in (TournamentPhase.REGISTERING, TournamentPhase.RUNNING):
+                continue
+            if tournament.channel_id == channel_id or channel_id in tournament.tables:
+                found = tournament.id
+        return found
+
+    def table_channels(self, tournament_id: int) -> tuple[int, ...]:
+        """The channels of the tournament's tables playing now."""
+        return tuple(self._get(tournament_id).tables)
+
+    async def wait_until_done(self) -> None:
+        """Wait for the background work started so far (tables closing, a payout retried):
+        for tests."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def fence(self) -> None:
+        """Another process owns these guilds now: touch the ledger no more."""
+        self._fenced = True
+
+    async def shutdown(self) -> None:
+        """The process stops (its tables were closed): refund every tournament that is
+        registering or running, unless fenced (the ledger's recovery does it then, as after a
+        crash)."""
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*list(self._background), return_exceptions=True)
+        for tournament in list(self._tournaments.values()):
+            if tournament.phase not in (TournamentPhase.REGISTERING, TournamentPhase.RUNNING):
+                continue
+            tournament.phase = TournamentPhase.CANCELLED
+            tournament.tables.clear()
+            if self._fenced:
+                continue
+            try:
+                await self._call(self._ledger.cancel_tournament(tournament.id))
+            except Exception:
+                log.exception("tournament %s: not refunded at shutdown; the ledger's recovery "
+                              "refunds it at the next start", tournament.id)
+
+    # -- starting ----------------------------------------------------------------------------
+
+    async def _start(self, tournament: _Tournament, by_user: int | None) -> None:
+        """Start ``tournament`` (its lock held)."""
+        self._require_registering(tournament)
+        if by_user is not None and by_user != tournament.creator_id:
+            raise NotTournamentCreator()
+        settings = tournament.settings
+        people = len(tournament.entrants)
+        fill = settings.entrant_limit - people if settings.bot_fill is not None else 0
+        field = people + fill
+        if field < 2:
+            raise NotEnoughEntrants(people)
+        percents = settings.check_payouts(field)
+        channels = await self._open_channels(tournament, math.ceil(field / settings.seats))
+        bots = await self._register_bots(tournament, fill)
+        try:
+            order = await self._call(self._ledger.start_tournament(tournament.id))
+        except BaseException:
+            await self._unregister(tournament, bots)
+            raise
+        try:
+            await self._seat_field(tournament, order, channels, percents)
+        except BaseException:
+            log.exception("tournament %s could not be seated; cancelling it", tournament.id)
+            tournament.phase = TournamentPhase.CANCELLED
+            for table in list(tournament.tables.values()):
+                await self._host.release_tournament_table(table)
+            tournament.tables.clear()
+            await self._call(self._ledger.cancel_tournament(tournament.id))
+            await self._changed(tournament)
+            raise
+        await self._changed(tournament)
+
+    async def _open_channels(self, tournament: _Tournament, count: int) -> list[int]:
+        """A channel for each table: the creation channel first if it has no table."""
+        channels: list[int] = []
+        if self._host.channel_is_free(tournament.channel_id):
+            channels.append(tournament.channel_id)
+        try:
+            while len(channels) < count:
+                channel = await self._notifier.open_tournament_table(
+                    tournament.id, tournament.channel_id, len(channels) + 1)
+                if not isinstance(channel, int) or channel in channels \
+                        or not self._host.channel_is_free(channel):
+                    raise RuntimeError(f"the front end opened table channel {channel!r}")
+                channels.append(channel)
+        except Exception as error:
+            log.exception("tournament %s: the front end could not open its tables",
+                          tournament.id)
+            raise TournamentTablesUnavailable() from error
+        return channels
+
+    async def _register_bots(self, tournament: _Tournament, count: int) -> list[_Entrant]:
+        level = tournament.settings.bot_fill
+        bots: list[_Entrant] = []
+        if level is None or count <= 0:
+            return bots
+        taken = [entrant.name for entrant in tournament.entrants.values()]
+        try:
+            for _ in range(count):
+                name = pick_bot_name(level, taken, self._rng)
+                await self._call(self._ledger.register_tournament(tournament.id, name))
+                taken.append(name)
+                entrant = _Entrant(name, name, None, level)
+                tournament.entrants[name] = entrant
+                bots.append(entrant)
+        except BaseException:
+            await self._unregister(tournament, bots)
+            raise
+        return bots
+
+    async def _unregister(self, tournament: _Tournament, bots: list[_Entrant]) -> None:
+        for entrant in bots:
+            try:
+                await self._call(self._ledger.unregister_tournament(tournament.id,
+                                                                    entrant.player))
+            except Exception:
+                log.exception("tournament %s: bot %s stays registered", tournament.id,
+                              entrant.name)
+                continue
+            tournament.entrants.pop(entrant.player, None)
+
+    async def _seat_field(self, tournament: _Tournament, order: Sequence[PlayerKey],
+                          channels: list[int], percents: tuple[int, ...]) -> None:
+        """Running: issue the stacks, open the tables, seat everyone at random."""
+        settings = tournament.settings
+        for player in order:  # the ledger's list is the truth
+            if player not in tournament.entrants:
+                tournament.entrants[player] = _Entrant(
+                    player, str(player), player if isinstance(player, int) else None, None)
+        players = list(order)
+        self._rng.shuffle(players)
+        chips = TournamentChips()
+        level = tournament.schedule.level(0)
+        base = await self._host.guild_settings(tournament.guild_id)
+        table_settings = base.with_changes(
+            max_seats=settings.seats, max_bots=None, small_blind=level.small_blind,
+            big_blind=level.big_blind, ante=level.ante)
+        tournament.phase = TournamentPhase.RUNNING
+        tournament.chips = chips
+        tournament.percents = percents
+        tournament.standings = Standings(players)
+        tournament.started_at = self.clock()
+        for channel in channels:
+            tournament.tables[channel] = self._host.host_tournament_table(
+                tournament.guild_id, channel, table_settings, chips, tournament)
+        tables = list(tournament.tables.values())
+        for number, player in enumerate(players):
+            entrant = tournament.entrants[player]
+            if entrant.bot_level is not None:
+                entrant.bot = Bot(entrant.bot_level, random.Random(self._rng.getrandbits(64)))
+            chips.issue(player, settings.starting_stack)
+            await tables[number % len(tables)].seat_player(
+                entrant.user_id, entrant.name, entrant.bot, settings.starting_stack)
+        for table in tables:
+            table.start()
+
+    # -- between hands -----------------------------------------------------------------------
+
+    async def _after_hand(self, tournament: _Tournament, table: Table,
+                          busted: Sequence[tuple[Seat, int]]) -> None:
+        """A hand ended at ``table`` (tournament lock held): place the busted, finish or
+        balance."""
+        if tournament.phase is not TournamentPhase.RUNNING or tournament.standings is None:
+            return
+        tournament.hands = max(tournament.hands, table.hands_dealt)
+        standings = tournament.standings
+        if busted:
+            standings.bust([(seat.key, start) for seat, start in busted])
+            places = standings.places
+            for seat, _ in busted:
+                if seat.user_id is not None:
+                    best, worst = places[seat.key]
+                    await self._tell(table.channel_id, seat.user_id, tr(
+                        "You are out of the tournament in place {place} of {entrants}.",
+                        place=best if best == worst else f"{best}–{worst}",
+                        entrants=len(standings.players)))
+        if standings.is_finished:
+            await self._finish(tournament)
+            return
+        moved = await self._balance(tournament)
+        if busted or moved:
+            await self._changed(tournament)
+
+    async def _balance(self, tournament: _Tournament) -> bool:
+        """Apply the balancing plan as far as the tables allow now; True if anyone moved."""
+        if len(tournament.tables) < 2:
+            return False
+        orders = {channel: table.big_blind_order()
+                  for channel, table in tournament.tables.items()}
+        moves, broken = plan_moves(orders, tournament.settings.seats)
+        moved = False
+        for move in moves:
+            source = tournament.tables.get(move.from_table)  # type: ignore[call-overload]
+            target = tournament.tables.get(move.to_table)  # type: ignore[call-overload]
+            if source is None or target is None or target.free_seats() < 1:
+                continue
+            player: PlayerKey = move.player  # type: ignore[assignment]
+            taken = await source.take_player(player)
+            if taken is None:
+                continue  # in a hand there now: the next plan moves them
+            seat, stack = taken
+            await target.seat_player(seat.user_id, seat.name, seat.bot, stack)
+            moved = True
+            is_broken = move.from_table in broken
+            await self._deliver(self._notifier.player_moved, PlayerMoved(
+                tournament_id=tournament.id, guild_id=tournament.guild_id, player=player,
+                name=seat.name, user_id=seat.user_id, from_channel_id=source.channel_id,
+                to_channel_id=target.channel_id, stack=stack, table_broken=is_broken))
+            if seat.user_id is not None:
+                await self._tell(target.channel_id, seat.user_id, tr(
+                    "You were moved with your {stack} chips to another table of the "
+                    "tournament: <#{channel}>.", stack=stack, channel=target.channel_id))
+        for channel in broken:
+            table = tournament.tables.get(channel)
+            if table is not None and table.is_empty():
+                del tournament.tables[channel]
+                self._in_background(self._host.release_tournament_table(table))
+        return moved
+
+    async def _finish(self, tournament: _Tournament) -> None:
+        """One player is left: pay the prizes, record the places, close the tables."""
+        standings = tournament.standings
+        assert standings is not None
+        prizes = standings.payouts(prize_amounts(tournament.pool, tournament.percents))
+        places = {player: best for player, (best, _) in standings.places.items()}
+        tournament.prizes = prizes
+        tournament.phase = TournamentPhase.FINISHED
+        tournament.finished_at = self.clock()
+        for table in list(tournament.tables.values()):
+            self._in_background(self._host.release_tournament_table(table))
+        tournament.tables.clear()
+        try:
+            await self._call(self._ledger.finish_tournament(tournament.id, places, prizes))
+        except LedgerUnavailable:
+            self._in_background(self._pay_later(tournament, places, prizes))
+            return
+        except HoldemError:
+            log.exception("tournament %s: the ledger refused its prizes; refunding it",
+                          tournament.id)
+            await self._refund_refused(tournament)
+            return
+        await self._finished(tournament)
+
+    async def _pay_later(self, tournament: _Tournament, places: dict[PlayerKey, int],
+                         prizes: dict[PlayerKey, int]) -> None:
+        for delay in FINISH_RETRIES:
+            await asyncio.sleep(delay)
+            try:
+                await self._call(self._ledger.finish_tournament(tournament.id, places, prizes))
+            except LedgerUnavailable:
+                continue
+            except HoldemError:
+                log.exception("tournament %s: the ledger refused its prizes", tournament.id)
+                await self._refund_refused(tournament)
+                return
+            await self._finished(tournament)
+            return
+        log.error("tournament %s: prizes not paid; the ledger's recovery refunds the buy-ins "
+                  "at the next start", tournament.id)
+
+    async def _refund_refused(self, tournament: _Tournament) -> None:
+        tournament.phase = TournamentPhase.CANCELLED
+        try:
+            await self._call(self._ledger.cancel_tournament(tournament.id))
+        except Exception:
+            log.exception("tournament %s: not refunded; the ledger's recovery will",
+                          tournament.id)
+        await self._changed(tournament)
+
+    async def _finished(self, tournament: _Tournament) -> None:
+        status = self._status(tournament)
+        results = TournamentResults(
+            tournament_id=tournament.id, guild_id=tournament.guild_id,
+            channel_id=tournament.channel_id, pool=tournament.pool, places=status.entrants)
+        await self._deliver(self._notifier.tournament_finished, results)
+        await self._changed(tournament)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _get(self, tournament_id: int) -> _Tournament:
+        tournament = self._tournaments.get(tournament_id)
+        if tournament is None:
+            raise NoSuchTournament()
+        return tournament
+
+    @staticmethod
+    def _require_registering(tournament: _Tournament) -> None:
+        if tournament.phase is not TournamentPhase.REGISTERING:
+            raise TournamentNotOpen(tournament.phase.value)
+
+    async def _call(self, call: Awaitable[_T]) -> _T:
+        """A ledger call whose faults arrive as ``LedgerUnavailable`` (refusals unchanged)."""
+        if self._fenced:
+            if isinstance(call, Coroutine):
+                call.close()
+            raise LedgerUnavailable("this process no longer owns the tournament")
+        try:
+            return await call
+        except HoldemError:
+            raise
+        except Exception as error:
+            log.error("the chip ledger failed a tournament request", exc_info=error)
+            raise LedgerUnavailable() from error
+
+    async def _changed(self, tournament: _Tournament) -> None:
+        await self._deliver(self._notifier.tournament_changed, self._status(tournament))
+
+    async def _tell(self, channel_id: int, user_id: int, message: Any) -> None:
+        await self._deliver(self._notifier.tell, channel_id, user_id, message)
+
+    async def _deliver(self, method: Callable[..., Awaitable[object]], *args: Any) -> None:
+        try:
+            await method(*args)
+        except Exception:
+            log.exception("the notifier failed in %s", getattr(method, "__name__", method))
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _status(self, tournament: _Tournament) -> TournamentStatus:
+        settings, chips = tournament.settings, tournament.chips
+        standings = tournament.standings
+        places = standings.places if standings is not None else {}
+        running = tournament.phase is TournamentPhase.RUNNING
+        stacks = chips.stacks() if chips is not None else {}
+        entrants = []
+        for player, entrant in tournament.entrants.items():
+            place = places.get(player)
+            in_play = chips is not None and place is None
+            chips_now = stacks.get(player, 0) if chips is not None else settings.starting_stack
+            if place is not None and place != (1, 1):
+                chips_now = 0
+            entrants.append(EntrantStatus(
+                player=player, name=entrant.name, user_id=entrant.user_id,
+                bot_level=entrant.bot_level, chips=chips_now,
+                table_channel_id=chips.table_of(player) if in_play and chips else None,
+                place=place, prize=tournament.prizes.get(player, 0)))
+        if standings is not None:
+            entrants.sort(key=lambda e: (0, -e.chips) if e.place is None else (1, e.place[0]))
+        left = [e for e in entrants if e.place is None] if standings is not None else entrants
+        field = len(tournament.entrants)
+        try:
+            percents = tournament.percents or settings.check_payouts(max(2, field))
+        except HoldemError:
+            percents = ()
+        prizes = prize_amounts(tournament.pool, percents) if percents else ()
+        level = tournament.schedule.level(tournament.level_index)
+        next_at: float | None = None
+        next_hands: int | None = None
+        upcoming = tournament.schedule.next_level_after(tournament.level_index)
+        if running and upcoming is not None:
+            if tournament.schedule.unit is LevelUnit.MINUTES and tournament.started_at:
+                next_at = tournament.started_at + upcoming * 60.0
+            elif tournament.schedule.unit is LevelUnit.HANDS:
+                next_hands = max(0, int(upcoming) - tournament.hands)
+        chips_in_play = sum(e.chips for e in left) if standings is not None else 0
+        return TournamentStatus(
+            tournament_id=tournament.id, guild_id=tournament.guild_id,
+            channel_id=tournament.channel_id, creator_id=tournament.creator_id,
+            phase=tournament.phase, settings=settings, entrants=tuple(entrants),
+            pool=tournament.pool, prizes=prizes, level=tournament.level_index + 1,
+            small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante,
+            unit=tournament.schedule.unit, next_level_at=next_at, next_level_in_hands=next_hands,
+            hands_played=tournament.hands, players_left=len(left),
+            average_stack=(chips_in_play // len(left) if standings is not None and left
+                           else settings.starting_stack),
+            table_channel_ids=tuple(tournament.tables), started_at=tournament.started_at,
+            finished_at=tournament.finished_at)
