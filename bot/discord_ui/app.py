@@ -53,6 +53,7 @@ COGS = (
     "bot.discord_ui.cogs.actions",
     "bot.discord_ui.cogs.account",
     "bot.discord_ui.cogs.admin",
+    "bot.discord_ui.cogs.tournament",
     "bot.discord_ui.cogs.help",
 )
 
@@ -144,6 +145,7 @@ class HoldemBot(commands.AutoShardedBot):
             bot_worker=BotWorker() if self.options.bots_in_worker_process else None,
             shards=self.settings.shards,
         )
+        self.notifier.use_guild_settings(self.tables.guild_settings)
         report = await self.tables.start()
         messages = await self.ledger.take_table_messages(report.tables_closed)
         for channel_id in report.tables_closed:

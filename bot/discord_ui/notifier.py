@@ -11,6 +11,12 @@ Languages: the table message, the run-it-twice question and the restart notice a
 channel's language (the table's language setting, else the server's Discord language); DMs
 and waiting notes in the person's own language, as their last interaction showed it
 (``remember_language``), else the channel's.
+
+Tournaments: each has one status message in the channel where it was created, posted when it
+is created and edited (coalesced, like a table message) as it changes; its final standings
+are a message of their own. A multi-table tournament's tables play in public threads under
+that channel, opened here (``open_tournament_table``) and archived when their table closes.
+These are in the server's language (its table language setting, else its Discord language).
 """
 
 from __future__ import annotations
@@ -20,15 +26,25 @@ import io
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Literal, TypeVar
 
 import discord
 
+from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_COLOUR, hole_cards_text
 from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
+from bot.discord_ui.tournament_embeds import results_embed, status_embed
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.i18n import ENGLISH, Language, Message, language_for, tr
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.settings import TableSettings
+from bot.tables.tournament_status import (
+    PlayerMoved,
+    TournamentPhase,
+    TournamentResults,
+    TournamentStatus,
+)
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -61,8 +77,25 @@ known, that are remembered (the most recent); someone forgotten is at worst told
 has their DM channel looked up again, or gets a DM in the channel's language. Bounds the
 notifier's memory."""
 
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
+"""A tournament table's thread archives itself after a day without messages (it is archived
+as soon as its table closes anyway)."""
+MAX_TOURNAMENT_BOARDS = 1_000
+"""Status messages of tournaments kept (a finished or cancelled one is forgotten once shown;
+beyond this many, the oldest boards are dropped and a new message would be posted)."""
+
 CardsRenderer = Callable[[Sequence[Card]], bytes]
+GuildSettings = Callable[[int], Awaitable[TableSettings]]
 V = TypeVar("V")
+
+
+@dataclass(slots=True)
+class _Board:
+    """A tournament's status message: where it is, and the edits waiting for it."""
+
+    channel_id: int
+    coalescer: EditCoalescer[TournamentStatus]
+    message_id: int | None = None
 
 
 class DiscordNotifier:
@@ -99,6 +132,15 @@ class DiscordNotifier:
         self._noticed_once: OrderedDict[int, None] = OrderedDict()
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._deliveries: set[asyncio.Task[None]] = set()
+        self._boards: OrderedDict[int, _Board] = OrderedDict()
+        self._threads: set[int] = set()
+        self._standings_posts: set[asyncio.Task[None]] = set()
+        self._guild_settings: GuildSettings | None = None
+
+    def use_guild_settings(self, guild_settings: GuildSettings) -> None:
+        """Where the server's table settings come from (``TableManager.guild_settings``):
+        their language setting is what tournament messages are written in."""
+        self._guild_settings = guild_settings
 
     # -- the Notifier protocol -----------------------------------------------------------------
 
@@ -153,6 +195,102 @@ class DiscordNotifier:
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         self._run_twice_questions.setdefault(state.channel_id, []).append(question)
+
+    # -- tournaments ---------------------------------------------------------------------------
+
+    async def tournament_changed(self, status: TournamentStatus) -> None:
+        """Show the tournament's latest status in its channel (one message, edited)."""
+        board = self._boards.get(status.tournament_id)
+        if board is None:
+            board = _Board(status.channel_id, EditCoalescer(self._publish_board,
+                                                            self._edit_interval))
+            _remember(self._boards, status.tournament_id, board, MAX_TOURNAMENT_BOARDS)
+        board.coalescer.submit(status, keep=status.phase in (TournamentPhase.FINISHED,
+                                                             TournamentPhase.CANCELLED))
+
+    async def tournament_finished(self, results: TournamentResults) -> None:
+        """Post the final standings, with the prizes paid, where the tournament was created."""
+        post = asyncio.get_running_loop().create_task(self._post_results(results))
+        self._standings_posts.add(post)
+        post.add_done_callback(self._standings_posts.discard)
+
+    async def player_moved(self, move: PlayerMoved) -> None:
+        """Nothing to show: the runtime tells the moved person where to play now, and both
+        tables' messages show the seats as they are."""
+
+    async def open_tournament_table(self, tournament_id: int, channel_id: int,
+                                    number: int) -> int:
+        """Open a public thread "Tournament 12 · Table 2" under the creation channel for a
+        table of the tournament, and return its id (Discord errors abort the start)."""
+        guild = self._guild_of(channel_id)
+        language = await self.server_language(guild.id if guild is not None else 0)
+        name = language.render(tr("Tournament {number} · Table {table}",
+                                  number=str(tournament_id), table=number))[:100]
+        data = await self._client.http.start_thread_without_message(
+            channel_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            type=discord.ChannelType.public_thread.value,
+            reason=f"tournament {tournament_id}, table {number}")
+        thread_id = int(data["id"])
+        self._threads.add(thread_id)
+        return thread_id
+
+    async def server_language(self, guild_id: int) -> Language:
+        """What everyone in a server reads: its table language setting, else its Discord
+        language."""
+        setting = ""
+        if self._guild_settings is not None and guild_id:
+            try:
+                setting = (await self._guild_settings(guild_id)).language
+            except Exception:
+                log.info("the settings of server %s are unavailable; using its locale",
+                         guild_id)
+        return language_for(setting or self._guild_locale(guild_id))
+
+    async def _publish_board(self, status: TournamentStatus) -> None:
+        board = self._boards.get(status.tournament_id)
+        if board is None:
+            return
+        language = await self.server_language(status.guild_id)
+        embed = status_embed(status, language)
+        channel = self._client.get_partial_messageable(board.channel_id)
+        try:
+            if board.message_id is not None:
+                try:
+                    await channel.get_partial_message(board.message_id).edit(embed=embed)
+                except discord.NotFound:
+                    board.message_id = None
+            if board.message_id is None:
+                board.message_id = (await channel.send(embed=embed)).id
+        except discord.HTTPException as error:
+            log.info("could not show tournament %s in channel %s: %r", status.tournament_id,
+                     board.channel_id, error)
+        if status.phase in (TournamentPhase.FINISHED, TournamentPhase.CANCELLED):
+            self._boards.pop(status.tournament_id, None)
+
+    async def _post_results(self, results: TournamentResults) -> None:
+        language = await self.server_language(results.guild_id)
+        channel = self._client.get_partial_messageable(results.channel_id)
+        try:
+            await channel.send(embed=results_embed(results, language),
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.info("could not post the standings of tournament %s: %r",
+                     results.tournament_id, error)
+
+    def _guild_of(self, channel_id: int) -> discord.Guild | None:
+        known = self._client.get_channel(channel_id)
+        return known.guild if isinstance(known, discord.abc.GuildChannel | discord.Thread) \
+            else None
+
+    async def _archive_thread(self, channel_id: int) -> None:
+        """Archive a tournament table's thread once its table closed."""
+        if channel_id not in self._threads:
+            return
+        self._threads.discard(channel_id)
+        try:
+            await self._client.http.edit_channel(channel_id, archived=True)
+        except discord.HTTPException as error:
+            log.info("could not archive the thread of table %s: %r", channel_id, error)
 
     # -- for the commands and buttons ---------------------------------------------------------
 
@@ -224,6 +362,7 @@ class DiscordNotifier:
                 log.info("the last state of table %s was not shown in time", channel_id)
             finally:
                 live.cancel()
+        await self._archive_thread(channel_id)
 
     def channels(self) -> frozenset[int]:
         """The channels whose table the notifier keeps anything of (open tables only)."""
@@ -243,8 +382,11 @@ class DiscordNotifier:
         return discord.File(io.BytesIO(png), filename=CARDS_IMAGE_NAME)
 
     async def flush(self) -> None:
-        """Wait until every table message shows its latest state (bounded by a timeout)."""
-        waits = [live.flush() for live in self._live.values()]
+        """Wait until every table message and tournament board shows its latest state, and
+        the messages sent in the background are out (bounded by a timeout)."""
+        waits: list[Awaitable[None]] = [live.flush() for live in self._live.values()]
+        waits += [board.coalescer.flush() for board in self._boards.values()]
+        waits += [asyncio.shield(post) for post in self._standings_posts]
         if waits:
             await asyncio.wait_for(asyncio.gather(*waits), timeout=FLUSH_TIMEOUT_SECONDS)
 
@@ -258,6 +400,10 @@ class DiscordNotifier:
             log.warning("table messages were still being edited at shutdown")
         for live in self._live.values():
             live.cancel()
+        for board in self._boards.values():
+            board.coalescer.cancel()
+        for post in list(self._standings_posts):
+            post.cancel()
         notices = [self._announce_restart(channel_id, live.message.id, live.language)
                    for channel_id, live in self._live.items() if live.message is not None]
         try:
@@ -366,11 +512,13 @@ class DiscordNotifier:
         await channel.send(text, files=[] if file is None else [file])
 
 
-def _remember(store: OrderedDict[int, V], user_id: int, value: V) -> None:
-    """Store ``value`` as the newest entry, forgetting the oldest beyond the bound."""
+def _remember(store: OrderedDict[int, V], user_id: int, value: V,
+              bound: int | None = None) -> None:
+    """Store ``value`` as the newest entry, forgetting the oldest beyond the bound (by
+    default ``MAX_PEOPLE_REMEMBERED``)."""
     store[user_id] = value
     store.move_to_end(user_id)
-    while len(store) > MAX_PEOPLE_REMEMBERED:
+    while len(store) > (MAX_PEOPLE_REMEMBERED if bound is None else bound):
         store.popitem(last=False)
 
 

@@ -37,13 +37,13 @@ def test_errors_are_told_in_the_members_language():
     assert user_message(NotYourTurn(), simplified) == "还没轮到你。"
     assert user_message(NotYourTurn(), traditional) == "還沒輪到你。"
     missing = app_commands.MissingPermissions(["manage_guild"])
-    assert user_message(missing, simplified) == "你需要「管理服务器」权限才能这样做。"
+    assert user_message(missing, simplified) == "你需要“管理服务器”权限才能这样做。"
     assert user_message(missing, traditional) == "你需要「管理伺服器」權限才能這樣做。"
     bot_missing = app_commands.BotMissingPermissions(["send_messages", "embed_links"])
     assert user_message(bot_missing) == (
         "I need the Send Messages and Embed Links permissions in this channel to run a table "
         "here; ask a server admin to grant them.")
-    assert "「发送消息和嵌入链接」" in user_message(bot_missing, simplified)
+    assert "“发送消息和嵌入链接”" in user_message(bot_missing, simplified)
     assert "「傳送訊息和嵌入連結」" in user_message(bot_missing, traditional)
     assert user_message(app_commands.NoPrivateMessage(), traditional) == (
         "此指令只能在伺服器頻道中使用，不能在私訊中使用。")

@@ -14,6 +14,7 @@ JSON = dict[str, Any]
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+PUBLIC_THREAD = 11
 EPHEMERAL_FLAG = 1 << 6
 VIEW_CHANNEL = 1 << 10
 
@@ -94,6 +95,33 @@ def text_channel_payload(channel_id: int, guild_id: int, name: str, position: in
     }
 
 
+def thread_payload(channel_id: int, guild_id: int, parent_id: int, owner_id: int, name: str,
+                   *, archived: bool, locked: bool, auto_archive_duration: int,
+                   created_at: str, message_count: int = 0) -> JSON:
+    """A public thread under a text channel (type 11), with its ``thread_metadata``."""
+    return {
+        "id": str(channel_id),
+        "type": PUBLIC_THREAD,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(owner_id),
+        "name": name,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": message_count,
+        "member_count": 1,
+        "total_message_sent": message_count,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": archived,
+            "auto_archive_duration": auto_archive_duration,
+            "archive_timestamp": created_at,
+            "locked": locked,
+            "create_timestamp": created_at,
+        },
+    }
+
+
 def dm_channel_payload(channel_id: int, recipient: JSON) -> JSON:
     return {"id": str(channel_id), "type": DM_CHANNEL, "recipients": [recipient],
             "last_message_id": None}
@@ -108,6 +136,7 @@ def guild_payload(
     channels: list[JSON],
     members: list[JSON],
     preferred_locale: str = "en-US",
+    threads: list[JSON] | None = None,
 ) -> JSON:
     """A full GUILD_CREATE guild: every member is included, so discord.py needs no chunking;
     ``preferred_locale`` is the server's language."""
@@ -145,7 +174,7 @@ def guild_payload(
         "large": False,
         "unavailable": False,
         "joined_at": timestamp(),
-        "threads": [],
+        "threads": threads or [],
         "presences": [],
         "voice_states": [],
         "stage_instances": [],

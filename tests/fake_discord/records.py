@@ -23,6 +23,8 @@ class CallKind(StrEnum):
     CHANNEL_MESSAGE_CREATE = "channel_message_create"
     CHANNEL_MESSAGE_EDIT = "channel_message_edit"
     CHANNEL_MESSAGE_DELETE = "channel_message_delete"
+    THREAD_CREATE = "thread_create"
+    CHANNEL_EDIT = "channel_edit"
     DM_CHANNEL_OPEN = "dm_channel_open"
     DM_MESSAGE_CREATE = "dm_message_create"
     DM_MESSAGE_EDIT = "dm_message_edit"
@@ -108,7 +110,8 @@ ALL_PERMISSIONS = (1 << 53) - 1
 
 @dataclass(slots=True)
 class FakeChannel:
-    """A text channel in a guild, or a DM channel with one recipient."""
+    """A text channel in a guild, a public thread under one (``parent_id`` set), or a DM
+    channel with one recipient."""
 
     id: int
     guild_id: int | None
@@ -116,10 +119,20 @@ class FakeChannel:
     recipient_id: int | None = None
     hidden_from: set[int] = field(default_factory=set)  # members denied View Channel
     bot_denied: int = 0  # the bot lacks these here (sent as interactions' app_permissions)
+    parent_id: int | None = None  # a thread's text channel
+    owner_id: int | None = None  # who created the thread
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    created_at: str = ""
 
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent_id is not None
 
 
 @dataclass(slots=True)

@@ -26,6 +26,10 @@ API_PREFIX = "/api/v10"
 TOKEN_LIFETIME_SECONDS = 15 * 60.0
 """How long Discord honours an interaction token for follow-ups and ``@original`` edits."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Dispatch = Callable[[str, JSON, int | None], Awaitable[None]]
+"""Sends a gateway event (name, data, guild id) to the client of the guild's shard."""
+TEXT_CHANNEL_TYPE, PUBLIC_THREAD_TYPE = 0, 11
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 
 @dataclass(slots=True)
@@ -55,9 +59,11 @@ def error_response(status: int, code: int, message: str) -> web.Response:
 class RestApi:
     """Routes of the fake Discord REST API, acting on a ``World``."""
 
-    def __init__(self, world: World, *, interaction_deadline: float) -> None:
+    def __init__(self, world: World, *, interaction_deadline: float,
+                 dispatch: Dispatch | None = None) -> None:
         self.world = world
         self.interaction_deadline = interaction_deadline
+        self._dispatch = dispatch
 
     def install(self, app: web.Application) -> None:
         app.middlewares.extend((self._record, self._check_token))
@@ -77,6 +83,8 @@ class RestApi:
             ("DELETE", "/webhooks/{app}/{token}/messages/{message_id}",
              self.delete_webhook_message),
             ("GET", "/channels/{channel_id}", self.get_channel),
+            ("PATCH", "/channels/{channel_id}", self.edit_channel),
+            ("POST", "/channels/{channel_id}/threads", self.create_thread),
             ("POST", "/channels/{channel_id}/messages", self.create_message),
             ("GET", "/channels/{channel_id}/messages", self.get_history),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
@@ -285,6 +293,55 @@ class RestApi:
             return error_response(404, 10003, "Unknown Channel")
         return json_response(self.world.channel_json(channel))
 
+    async def create_thread(self, request: web.Request) -> web.Response:
+        """A public thread without a starting message (type 11) under a text channel;
+        THREAD_CREATE goes to the guild's shard, as on Discord."""
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.THREAD_CREATE
+        parent = self.world.channels.get(int(request.match_info["channel_id"]))
+        if parent is None:
+            return error_response(404, 10003, "Unknown Channel")
+        exchange.channel_id = parent.id
+        body = exchange.body or {}
+        name = str(body.get("name") or "")
+        if parent.is_dm or parent.is_thread:
+            return error_response(400, 50024, "Cannot execute action on this channel type")
+        if int(body.get("type") or PUBLIC_THREAD_TYPE) != PUBLIC_THREAD_TYPE:
+            return error_response(400, 50035, "Invalid Form Body (only public threads here)")
+        if not 1 <= len(name) <= 100:
+            return error_response(400, 50035, "Invalid Form Body (name: 1 to 100 characters)")
+        duration = int(body.get("auto_archive_duration") or 1440)
+        if duration not in AUTO_ARCHIVE_DURATIONS:
+            return error_response(400, 50035, "Invalid Form Body (auto_archive_duration)")
+        thread = self.world.create_thread(parent, name, self.world.bot.id,
+                                          auto_archive_duration=duration)
+        payload = self.world.channel_json(thread)
+        await self._event("THREAD_CREATE", {**payload, "newly_created": True}, thread.guild_id)
+        return json_response(payload, 201)
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """Rename a channel or thread; archive, unarchive or lock a thread (THREAD_UPDATE)."""
+        exchange = request[EXCHANGE]
+        exchange.kind = CallKind.CHANNEL_EDIT
+        channel = self.world.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            return error_response(404, 10003, "Unknown Channel")
+        exchange.channel_id = channel.id
+        body = exchange.body or {}
+        if "name" in body:
+            channel.name = str(body["name"])
+        if channel.is_thread:
+            channel.archived = bool(body.get("archived", channel.archived))
+            channel.locked = bool(body.get("locked", channel.locked))
+        payload = self.world.channel_json(channel)
+        if channel.is_thread:
+            await self._event("THREAD_UPDATE", payload, channel.guild_id)
+        return json_response(payload)
+
+    async def _event(self, name: str, data: JSON, guild_id: int | None) -> None:
+        if self._dispatch is not None:
+            await self._dispatch(name, data, guild_id)
+
     async def create_message(self, request: web.Request) -> web.Response:
         exchange = request[EXCHANGE]
         channel = self.world.channels.get(int(request.match_info["channel_id"]))
@@ -300,6 +357,10 @@ class RestApi:
                 return error_response(500, 0, "Internal Server Error")
         else:
             exchange.kind = CallKind.CHANNEL_MESSAGE_CREATE
+            if channel.archived:  # a message unarchives a thread that is not locked
+                if channel.locked:
+                    return error_response(400, 50083, "Thread is archived")
+                channel.archived = False
         message = self.world.create_message(channel.id, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 

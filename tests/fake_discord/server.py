@@ -65,8 +65,9 @@ class FakeDiscord:
                  answer_timeout: float = 3.0, shard_count: int = 1) -> None:
         self.world = World(bot_name, shard_count=shard_count)
         self.answer_timeout = answer_timeout
-        self._rest = RestApi(self.world, interaction_deadline=interaction_deadline)
         self._gateway = Gateway(self.world)
+        self._rest = RestApi(self.world, interaction_deadline=interaction_deadline,
+                             dispatch=self._dispatch_event)
         self._runner: web.AppRunner | None = None
         self._saved_settings: tuple[str, yarl.URL] | None = None
         self._clients: list[tuple[discord.Client, asyncio.Task[None]]] = []
@@ -192,10 +193,24 @@ class FakeDiscord:
         """From now on, messages to this user's DMs fail with 50007 (HTTP 403)."""
         self.world.users[user_id].dms_open = False
 
+    async def _dispatch_event(self, name: str, data: dict[str, Any],
+                              guild_id: int | None) -> None:
+        """A gateway event the REST API causes (THREAD_CREATE …), if a client listens."""
+        if self._gateway.live_for(guild_id) is not None:
+            await self._gateway.dispatch(name, data, guild_id=guild_id)
+
     async def delete_channel(self, channel_id: int) -> None:
-        """Delete a guild's text channel, as a server admin would: CHANNEL_DELETE is sent."""
+        """Delete a guild's text channel or thread, as a server admin would: CHANNEL_DELETE
+        (THREAD_DELETE for a thread) is sent."""
         channel = self._channel(channel_id)
         guild = self.world.guilds[channel.guild_id or 0]
+        if channel.is_thread:
+            del self.world.channels[channel_id]
+            await self._gateway.dispatch("THREAD_DELETE", {
+                "id": str(channel_id), "guild_id": str(guild.id),
+                "parent_id": str(channel.parent_id), "type": payloads.PUBLIC_THREAD,
+            }, guild_id=guild.id)
+            return
         payload = self.world.channel_json(channel)
         del guild.channels[channel.name]
         del self.world.channels[channel_id]
@@ -343,6 +358,11 @@ class FakeDiscord:
         """The channel's messages, oldest first, with edits applied and deletions left out."""
         self._channel(channel_id)
         return self.world.visible_messages(channel_id, include_ephemeral=include_ephemeral)
+
+    def threads(self, channel_id: int) -> list[FakeChannel]:
+        """The threads opened under a text channel, oldest first (archived ones too)."""
+        channel = self._channel(channel_id)
+        return self.world.threads(channel.guild_id or 0, channel.id)
 
     def dms(self, user_id: int) -> list[StoredMessage]:
         """Messages the bot delivered to the user's DMs, oldest first."""

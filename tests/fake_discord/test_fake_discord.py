@@ -240,3 +240,59 @@ async def test_calls_are_told_global_limited_or_exempt_and_old_tokens_fail(scene
             assert (late.status, (await late.json())["code"]) == (401, 50027)
     assert fake.message(table_id).content == "edited"
     assert [call.global_limited for call in fake.calls[-2:]] == [False, False]
+
+
+class ThreadBot(commands.Bot):
+    """Opens threads and answers commands used in them."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=discord.Intents.default(), guild_ready_timeout=0.01)
+        self.created: list[discord.Thread] = []
+
+    async def setup_hook(self) -> None:
+        @self.tree.command(description="Say where this is")
+        async def where(interaction: discord.Interaction) -> None:
+            channel = interaction.channel
+            assert isinstance(channel, discord.Thread)
+            await interaction.response.send_message(
+                f"thread {channel.name} under {channel.parent_id}", ephemeral=True)
+
+        await self.tree.sync()
+
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        self.created.append(thread)
+
+
+async def test_threads_are_created_announced_used_and_archived() -> None:
+    async with FakeDiscord(answer_timeout=2.0) as fake:
+        guild = fake.add_guild("Poker Club", channels=["poker"])
+        alice = fake.add_user("alice")
+        bot = ThreadBot()
+        await fake.run_client(bot)
+        parent = bot.get_channel(guild.channel("poker"))
+        assert isinstance(parent, discord.TextChannel)
+
+        thread = await parent.create_thread(name="Table 2", type=discord.ChannelType.public_thread)
+        assert (thread.parent_id, thread.name) == (parent.id, "Table 2")
+        await fake.wait_until(lambda: [t.id for t in bot.created] == [thread.id])
+        [stored] = fake.threads(parent.id)
+        assert (stored.id, stored.parent_id, stored.archived) == (thread.id, parent.id, False)
+        assert fake.count(CallKind.THREAD_CREATE, channel_id=parent.id) == 1
+
+        await thread.send("dealing here")
+        assert [m.content for m in fake.channel_messages(thread.id)] == ["dealing here"]
+        answer = await fake.slash(alice, thread.id, "where")
+        assert answer.content == f"thread Table 2 under {parent.id}"
+
+        await thread.edit(archived=True)
+        assert stored.archived
+        await fake.wait_until(lambda: bot.get_channel(thread.id) is None)  # THREAD_UPDATE
+        await thread.send("back")  # a message unarchives a thread that is not locked
+        assert not stored.archived
+        with pytest.raises(discord.HTTPException):  # no thread in a thread
+            await bot.http.start_thread_without_message(
+                thread.id, name="nested", auto_archive_duration=60, type=11)
+
+        await fake.delete_channel(thread.id)
+        assert fake.threads(parent.id) == []

@@ -95,6 +95,13 @@ class World:
             assert channel.recipient_id is not None
             return payloads.dm_channel_payload(channel.id, self.user_json(channel.recipient_id))
         guild = self.guilds[channel.guild_id]
+        if channel.parent_id is not None:
+            return payloads.thread_payload(
+                channel.id, guild.id, channel.parent_id, channel.owner_id or self.bot.id,
+                channel.name, archived=channel.archived, locked=channel.locked,
+                auto_archive_duration=channel.auto_archive_duration,
+                created_at=channel.created_at,
+                message_count=len(self.visible_messages(channel.id, include_ephemeral=False)))
         position = list(guild.channels.values()).index(channel.id)
         return payloads.text_channel_payload(channel.id, guild.id, channel.name, position,
                                              channel.hidden_from)
@@ -110,6 +117,8 @@ class World:
                       for channel_id in guild.channels.values()],
             members=[self.member_json(guild, user_id) for user_id in guild.members],
             preferred_locale=guild.locale,
+            threads=[self.channel_json(channel) for channel in self.threads(guild.id)
+                     if not channel.archived],
         )
 
     def message_json(self, message: StoredMessage) -> JSON:
@@ -207,6 +216,23 @@ class World:
         channel = FakeChannel(self.new_id(), None, f"dm-{self.users[user_id].name}", user_id)
         self.channels[channel.id] = channel
         return channel
+
+    def threads(self, guild_id: int, parent_id: int | None = None) -> list[FakeChannel]:
+        """The guild's threads (under ``parent_id`` only, when given), oldest first."""
+        return [channel for channel in self.channels.values()
+                if channel.guild_id == guild_id and channel.parent_id is not None
+                and (parent_id is None or channel.parent_id == parent_id)]
+
+    def create_thread(self, parent: FakeChannel, name: str, owner_id: int, *,
+                      auto_archive_duration: int = 1440) -> FakeChannel:
+        """A public thread under the text channel ``parent`` (not started from a message)."""
+        thread = FakeChannel(self.new_id(), parent.guild_id, name, parent_id=parent.id,
+                             owner_id=owner_id, auto_archive_duration=auto_archive_duration,
+                             created_at=payloads.timestamp())
+        thread.hidden_from = set(parent.hidden_from)
+        thread.bot_denied = parent.bot_denied
+        self.channels[thread.id] = thread
+        return thread
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
         return next((record for record in self.interactions.values() if record.token == token),

@@ -15,7 +15,13 @@ from bot.discord_ui.embeds import TABLE_COLOUR, plain
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.errors import InputError
 from bot.i18n import Language, Text, tr
-from bot.ledger import HandRecord, LeaderboardOrder, LeaderboardRow, PlayerStats
+from bot.ledger import (
+    HandRecord,
+    LeaderboardOrder,
+    LeaderboardRow,
+    PlayerStats,
+    TournamentStats,
+)
 from bot.render.leaderboard_chart import render_leaderboard_chart
 from bot.render.replay import render_replay
 from bot.render.stats_chart import render_stats_chart
@@ -28,13 +34,15 @@ if TYPE_CHECKING:
 
 LEADERBOARD_PAGE_SIZE = 10
 LEADERBOARD_VALUES: dict[LeaderboardOrder, Text] = {
-    "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won")}
+    "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won"),
+    "tournaments": tr("tournament winnings")}
 """What a leaderboard ranks by, as its title says it."""
 SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
                  app_commands.Choice(name="All servers", value="global")]
 BY_CHOICES = [app_commands.Choice(name="Chips", value="balance"),
               app_commands.Choice(name="Net winnings", value="net"),
-              app_commands.Choice(name="Hands won", value="hands_won")]
+              app_commands.Choice(name="Hands won", value="hands_won"),
+              app_commands.Choice(name="Tournaments", value="tournaments")]
 
 
 class AccountCog(commands.Cog, name="Account"):
@@ -80,17 +88,19 @@ class AccountCog(commands.Cog, name="Account"):
         ledger, draw_images = self.bot.ledger, self.bot.options.draw_images
         language = language_of(interaction)
 
-        async def gather() -> tuple[PlayerStats | None, bytes | None]:
+        async def gather() -> tuple[PlayerStats | None, TournamentStats, bytes | None]:
             record = await ledger.stats(guild_id, who.id)
+            tournament_record = await ledger.tournament_stats(guild_id, who.id)
             if record is None or not draw_images:
-                return record, None
+                return record, tournament_record, None
             points = await ledger.results_over_time(guild_id, who.id)
             averages = await ledger.server_averages(guild_id)
             chart = await asyncio.to_thread(render_stats_chart, points, record, averages,
                                             language=language)
-            return record, chart
+            return record, tournament_record, chart
 
-        record, chart = await within_deadline(interaction, gather(), ephemeral=False)
+        record, tournaments, chart = await within_deadline(interaction, gather(),
+                                                           ephemeral=False)
         if record is None:
             raise InputError(tr("{name} has not played here yet.",
                                 name=plain(who.display_name)))
@@ -108,6 +118,11 @@ class AccountCog(commands.Cog, name="Account"):
             (tr("PFR"), f"{record.pfr_percent:.0f}%"),
         ):
             embed.add_field(name=language.render(name), value=value)
+        if tournaments.played:
+            embed.add_field(name=language.render(tr("Tournaments")), value=language.render(tr(
+                "{played} played · {in_the_money} in the money · {wins} won · net {net}",
+                played=tournaments.played, in_the_money=tournaments.in_the_money,
+                wins=tournaments.wins, net=signed(language, tournaments.net))), inline=False)
         if chart is None:
             await reply(interaction, embed=embed, ephemeral=False)
             return
