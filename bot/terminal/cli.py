@@ -13,9 +13,15 @@ import platformdirs
 from bot.amounts import parse_amount
 from bot.errors import InputError
 from bot.i18n import ENGLISH, Language, Text, tr
+from engine.blinds import PRESETS as STRUCTURES
 from engine.strategies import LEVELS as BOT_LEVELS
 
 DEFAULT_BOTS = BOT_LEVELS
+DEFAULT_TOURNAMENT_BOTS = ("medium",) * 5
+"""A tournament's opponents without ``--bots``: a six-player sit-and-go."""
+DEFAULT_STRUCTURE = "regular"
+DEFAULT_TOURNAMENT_BUY_IN = 500
+DEFAULT_STARTING_STACK = 1500
 DEFAULT_BLINDS = (10, 20)
 MAX_BOTS = 8  # nine seats: the local player and up to eight bots
 APP_NAME = "holdem-discord"
@@ -45,6 +51,12 @@ class PlayOptions:
     seed: int | None = None
     fast: bool = False
     colour: bool | None = None  # None: decide from the terminal and NO_COLOR
+    tournament: bool = False
+    """``--tournament``: a sit-and-go against the bots instead of a cash table."""
+    structure: str = DEFAULT_STRUCTURE
+    """The tournament's blind structure preset (``turbo``, ``regular``, ``deep``)."""
+    starting_stack: int = DEFAULT_STARTING_STACK
+    """The tournament's starting stack (``--stack``)."""
     language: str | None = None
     """``--lang`` as typed (``zh-Hans``, ``zh-TW``, ``en``); ``None``: the system locale's.
     ``bot.terminal.language.choose_language`` reads it."""
@@ -62,6 +74,15 @@ def parse_bots(text: str, language: Language = ENGLISH) -> tuple[str, ...]:
     if len(levels) > MAX_BOTS:
         raise _refusal(language, tr("at most {count} bots fit at the table", count=MAX_BOTS))
     return levels
+
+
+def parse_structure(text: str, language: Language = ENGLISH) -> str:
+    """Read a blind structure preset name: ``turbo``, ``regular`` or ``deep``."""
+    name = text.strip().lower()
+    if name not in STRUCTURES:
+        raise _refusal(language, tr("unknown blind structure '{name}': use {structures}",
+                                    name=text[:20], structures=", ".join(STRUCTURES)))
+    return name
 
 
 def parse_blinds(text: str, language: Language = ENGLISH) -> tuple[int, int]:
@@ -119,9 +140,11 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
                            "Discord.")),
     )
     parser.add_argument(
-        "--bots", type=_in(language, parse_bots), default=DEFAULT_BOTS, metavar="LEVELS",
-        help=say(tr("bot opponents, comma separated levels (default: {levels})",
-                    levels=",".join(DEFAULT_BOTS))),
+        "--bots", type=_in(language, parse_bots), default=None, metavar="LEVELS",
+        help=say(tr("bot opponents, comma separated levels (default: {levels}; in a "
+                    "tournament: {tournament_levels}, all of one level)",
+                    levels=",".join(DEFAULT_BOTS),
+                    tournament_levels=",".join(DEFAULT_TOURNAMENT_BOTS))),
     )
     parser.add_argument(
         "--blinds", type=_in(language, parse_blinds), default=DEFAULT_BLINDS,
@@ -130,7 +153,27 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--buy-in", type=_in(language, _positive_int), default=None, metavar="CHIPS",
-        help=say(tr("chips to bring to the table (default: the table's standard buy-in)")),
+        help=say(tr("chips to bring to the table (default: the table's standard buy-in); "
+                    "in a tournament, its buy-in (default: {chips})",
+                    chips=DEFAULT_TOURNAMENT_BUY_IN)),
+    )
+    parser.add_argument(
+        "--tournament", action="store_true",
+        help=say(tr("play a sit-and-go tournament against the bots instead of a cash table: "
+                    "everyone starts with the same stack, the blinds rise every few hands, "
+                    "the last players standing share the prize pool")),
+    )
+    parser.add_argument(
+        "--structure", type=_in(language, parse_structure), default=DEFAULT_STRUCTURE,
+        metavar="NAME",
+        help=say(tr("the tournament's blind structure: {structures} (default: {structure})",
+                    structures=", ".join(STRUCTURES), structure=DEFAULT_STRUCTURE)),
+    )
+    parser.add_argument(
+        "--stack", type=_in(language, _positive_int), default=DEFAULT_STARTING_STACK,
+        metavar="CHIPS",
+        help=say(tr("the tournament's starting stack (default: {chips})",
+                    chips=DEFAULT_STARTING_STACK)),
     )
     parser.add_argument(
         "--database", type=Path, default=None, metavar="PATH",
@@ -163,11 +206,21 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
 def parse_options(argv: Sequence[str], language: Language = ENGLISH) -> PlayOptions:
     """Read the command line; exits with a usage message on bad options, as argparse does
     (its refusals in ``language``)."""
-    args = build_parser(language).parse_args(list(argv))
+    parser = build_parser(language)
+    args = parser.parse_args(list(argv))
     database = args.database or default_database_path()
     small, big = args.blinds
+    bots = args.bots
+    if bots is None:
+        bots = DEFAULT_TOURNAMENT_BOTS if args.tournament else DEFAULT_BOTS
+    elif args.tournament and len(set(bots)) > 1:
+        # The tournament fills its empty places with bots of one level.
+        parser.error(language.render(tr(
+            "the bots of a tournament are all of one level: write it once per bot, like "
+            "'{example}'", example=",".join((bots[0],) * len(bots)))))
     return PlayOptions(
-        bots=args.bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
+        bots=bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
         database_path=database, seed=args.seed, fast=args.fast, colour=args.colour,
-        language=args.language,
+        tournament=args.tournament, structure=args.structure,
+        starting_stack=args.stack, language=args.language,
     )

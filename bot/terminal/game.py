@@ -18,11 +18,12 @@ from bot.ledger import Ledger, LedgerUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
 from bot.terminal.cli import PlayOptions
-from bot.terminal.console_notifier import ConsoleNotifier
+from bot.terminal.console_notifier import ConsoleNotifier, Pacing
 from bot.terminal.line_reader import LineReader
 from bot.terminal.menu import help_text
 from bot.terminal.render import Style, signed
 from bot.terminal.session import LocalPlayer
+from bot.terminal.tournament import SitAndGo
 
 GUILD_ID = 0
 CHANNEL_ID = 0
@@ -33,8 +34,12 @@ HAND_END_WAIT = 60.0  # how long leaving mid-hand waits for the bots to finish t
 
 def table_settings(options: PlayOptions) -> TableSettings:
     """The table's settings: the chosen blinds, no turn timer worth the name, and short
-    pauses (or, with ``--fast``, pauses just long enough to show each bot's action)."""
-    next_hand, bot_min, bot_max = (0.0, 0.001, 0.001) if options.fast else (2.0, 0.5, 1.5)
+    pauses (or, with ``--fast``, pauses just long enough to show each bot's action).
+
+    A tournament table's bots act at once: the terminal pauses while the player watches
+    (``Pacing``), so that once the player is out the rest is played out quickly."""
+    fast = options.fast or options.tournament
+    next_hand, bot_min, bot_max = (0.0, 0.001, 0.001) if fast else (2.0, 0.5, 1.5)
     return TableSettings(
         small_blind=options.small_blind, big_blind=options.big_blind,
         turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME,
@@ -62,12 +67,17 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
         return 1
     try:
         name = local_player_name()
-        balance_before = await ledger.ensure_player(GUILD_ID, LOCAL_USER_ID, name)
+        await ledger.ensure_player(GUILD_ID, LOCAL_USER_ID, name)
         notifier = ConsoleNotifier(out, style, LOCAL_USER_ID)
+        if options.tournament and not options.fast:
+            notifier.pacing = Pacing(rng=random.Random(options.seed))
         bank = LedgerBank(ledger)
         rng = random.Random(options.seed) if options.seed is not None else None
         manager = TableManager(ledger, notifier, rng=rng, default_settings=settings)
         await manager.start()
+        # The recovery may have refunded a hand or tournament a crash interrupted: that is
+        # not this session's gain.
+        balance_before = await ledger.balance(GUILD_ID, LOCAL_USER_ID)
         try:
             status = await _seat_and_play(manager, notifier, bank, options, name, stdin)
         finally:
@@ -115,6 +125,14 @@ async def _seat_and_play(
     manager: TableManager, notifier: ConsoleNotifier, bank: LedgerBank, options: PlayOptions,
     name: str, stdin: TextIO,
 ) -> int:
+    if options.tournament:
+        reader = LineReader(stdin)
+        reader.start()
+        player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID, bank=bank,
+                             echo_input=not _is_terminal(stdin))
+        sit_and_go = SitAndGo(manager, notifier, player, guild_id=GUILD_ID,
+                              channel_id=CHANNEL_ID)
+        return await sit_and_go.play(options, name)
     # Bots first: a table with no person waits, so the first hand is dealt to everyone.
     try:
         for level in options.bots:

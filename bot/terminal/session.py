@@ -17,6 +17,7 @@ from bot.tables.manager import TableManager
 from bot.terminal.console_notifier import (
     ConsoleNotifier,
     OutOfChipsRequest,
+    OutOfTournamentRequest,
     Request,
     RunItTwiceRequest,
     TurnRequest,
@@ -80,10 +81,10 @@ class LocalPlayer:
 
     async def play(self) -> None:
         """Answer requests until the player leaves (``q``, the end of input, or declining to
-        buy in again when out of chips)."""
+        buy in again when out of chips) or has a place in their tournament."""
         while True:
             request = await self._next_request()
-            if request is None:
+            if request is None or isinstance(request, OutOfTournamentRequest):
                 return
             if isinstance(request, TurnRequest):
                 carry_on = await self._take_turn(request)
