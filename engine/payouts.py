@@ -152,6 +152,27 @@ class Standings(Generic[P]):
             raise ValueError("a tournament needs at least two players")
         self._places: dict[P, tuple[int, int]] = {}
 
+    def enter(self, player: P) -> None:
+        """Add a late entrant (late registration), last in seat order, still in.
+
+        The players already out each move one place down, since the new entrant finishes
+        above all of them. Raises ``ValueError`` for a player already entered or once the
+        tournament is finished.
+
+        >>> standings = Standings(["a", "b", "c"])
+        >>> standings.bust([("c", 40)])
+        >>> standings.enter("d")
+        >>> standings.places, standings.remaining
+        ({'c': (4, 4)}, ('a', 'b', 'd'))
+        """
+        if player in self._players:
+            raise ValueError("a player cannot enter a tournament twice")
+        if self.is_finished:
+            raise ValueError("a finished tournament takes no more players")
+        self._players = (*self._players, player)
+        self._places = {placed: (best + 1, worst + 1)
+                        for placed, (best, worst) in self._places.items()}
+
     @property
     def players(self) -> tuple[P, ...]:
         """Every entrant, in seat order."""

@@ -840,7 +840,8 @@ class Ledger:
     async def register_tournament(self, tournament_id: int, player: PlayerKey) -> int:
         """Enter ``player`` and move the buy-in into the tournament's escrow, from their
         balance (a bot's from the house); the number of entrants. ``TournamentNotOpen`` unless
-        it is registering, ``AlreadyRegistered``, ``InsufficientChips``, ``UnknownPlayer``."""
+        it is registering (or running, when its settings offer late registration),
+        ``AlreadyRegistered``, ``InsufficientChips``, ``UnknownPlayer``."""
         check_id(tournament_id, "tournament")
         holder = holder_of(player)
         return await self._db.write(

@@ -121,12 +121,15 @@ def create(
 
 def register(tournament_id: int, holder: Holder, now: float) -> Script[int]:
     """Enter a player and move the buy-in into the escrow; the number of entrants.
-    ``TournamentNotOpen`` unless registering, ``AlreadyRegistered``, ``InsufficientChips``,
-    ``UnknownPlayer`` for a person without an account, ``InvalidAmount`` for a pool that would
-    pass ``MAX_CHIPS``."""
+    ``TournamentNotOpen`` unless registering (or running with late registration in its
+    settings: the runtime closes it at the end of the level the settings name),
+    ``AlreadyRegistered``, ``InsufficientChips``, ``UnknownPlayer`` for a person without an
+    account, ``InvalidAmount`` for a pool that would pass ``MAX_CHIPS``."""
     guild_id, buy_in, status, escrow_id = yield from _locked(tournament_id)
     if status != "registering":
-        raise TournamentNotOpen(status)
+        late = status == "running" and (yield from _late_registration(tournament_id))
+        if not late:
+            raise TournamentNotOpen(status)
     user_id, bot_name = holder
     entered = yield from first_row(
         "SELECT 1 FROM tournament_entries WHERE tournament_id = ? AND user_id = ?"
@@ -385,6 +388,18 @@ def _locked(tournament_id: int) -> Script[tuple[int, int, str, int]]:
         raise TournamentNotOpen(None)
     guild_id, buy_in, status, escrow_id = row
     return int(guild_id), int(buy_in), str(status), int(escrow_id)
+
+
+def _late_registration(tournament_id: int) -> Script[bool]:
+    """Whether the tournament's settings offer late registration (``late_registration``, a
+    number of levels, above 0)."""
+    ((settings,),) = yield from rows(
+        "SELECT settings FROM tournaments WHERE id = ?", tournament_id)
+    try:
+        levels = json.loads(settings).get("late_registration", 0)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return type(levels) is int and levels > 0
 
 
 def _escrow_chips(escrow_id: int) -> Script[int]:

@@ -142,6 +142,21 @@ class TournamentFull(TableError):
 
 
 
+class LateRegistrationClosed(TableError):
+    """The tournament is running and late registration has closed (or every table is
+    full)."""
+
+    def __init__(self, level: int, tables_full: bool = False) -> None:
+        if tables_full:
+            message = tr("Every table of this tournament is full right now; try again after "
+                         "the next player is knocked out.")
+        else:
+            message = tr("Late registration for this tournament closed at the end of level "
+                         "{level}.", level=level)
+        super().__init__(message)
+        self.level = level
+
+
 class NotTournamentCreator(TableError):
     """Only the tournament's creator (or a server manager) may start it."""
 

@@ -17,6 +17,8 @@ from bot.tables.errors import InvalidSettings
 
 MIN_SEATS = 2
 MAX_SEATS = 9
+TOURNAMENT_CREATORS = ("managers", "anyone")
+"""Who may create tournaments in a server (``TableSettings.tournament_creators``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,9 @@ class TableSettings:
     language: str = ""
     """The catalog code (``zh_Hans``) of what everyone at the table reads (the table message,
     results); empty follows the server's own Discord language."""
+    tournament_creators: str = "managers"
+    """Who may create tournaments: ``"managers"`` (members with Manage Server, the default)
+    or ``"anyone"``."""
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
@@ -87,6 +92,10 @@ class TableSettings:
             raise InvalidSettings(tr("The shortest bot delay cannot exceed the longest."))
         if self.turn_timeout <= 0:
             raise InvalidSettings(tr("The turn timer must be longer than 0 seconds."))
+        if self.tournament_creators not in TOURNAMENT_CREATORS:
+            raise InvalidSettings(tr(
+                "Tournament creators are “managers” or “anyone”, not “{value}”.",
+                value=str(self.tournament_creators)[:20]))
         if self.language and (not isinstance(self.language, str)
                               or self.language not in languages()):
             raise InvalidSettings(tr("Unknown language “{language}”; choose one of {known}.",

@@ -44,6 +44,8 @@ MAX_STARTING_STACK = 10_000_000
 """The largest starting stack: more is a typo, and stacks must stay far from ``MAX_CHIPS``."""
 MAX_ENTRANTS = 180
 """The largest field: 20 tables of 9."""
+MAX_LATE_REGISTRATION = 10
+"""The last blind level late registration may stay open until."""
 MAX_BUY_IN = 10**12
 """The largest buy-in, so that a full field's prize pool stays an amount the ledger takes
 (``MAX_ENTRANTS * MAX_BUY_IN`` is under ``MAX_CHIPS``)."""
@@ -71,8 +73,9 @@ class TournamentSettings:
     """The first level (1-based) with antes; ``None`` for no antes."""
     payouts: tuple[int, ...] | None = None
     """Percentages of the prize pool, best place first; ``None``: the preset for the field."""
-    late_registration: bool = False
-    """Joining after the start; not offered (must stay ``False``)."""
+    late_registration: int = 0
+    """Joining after the start: players may join until the end of this blind level
+    (1 to ``MAX_LATE_REGISTRATION``); 0 (the default) for no late registration."""
     bot_fill: str | None = None
     """A bot level (``"easy"``, ``"medium"``, ``"hard"``) whose bots fill the empty places
     at the start (registered and paid by the house); ``None`` for no bots."""
@@ -114,8 +117,13 @@ class TournamentSettings:
         if self.payouts is not None:
             object.__setattr__(self, "payouts", tuple(self.payouts))
             self.check_payouts(self.entrant_limit)
-        if self.late_registration is not False:
-            raise InvalidTournamentSettings(tr("Late registration is not offered."))
+        if self.late_registration is False:  # stored by older versions
+            object.__setattr__(self, "late_registration", 0)
+        if not _is_int(self.late_registration) \
+                or not 0 <= self.late_registration <= MAX_LATE_REGISTRATION:
+            raise InvalidTournamentSettings(tr(
+                "Late registration lasts 0 (off) to {high} blind levels.",
+                high=MAX_LATE_REGISTRATION))
         if self.bot_fill is not None:
             object.__setattr__(self, "bot_fill", check_level(self.bot_fill))
 

@@ -11,8 +11,12 @@ life:
   memory: the real chips stay in the ledger's escrow). ``ceil(n / seats)`` tables open, the
   first in the creation channel when it has no table (else, like the others, in a channel
   the front end opens: ``Notifier.open_tournament_table``), and the players are seated at
-  random. Tables are ordinary ``Table``s in ``TableManager``, so ``act``, ``sit_out``,
-  ``state`` … work there as at any table; cash-table requests are refused there.
+  random. With ``settings.late_registration`` (a number of levels), ``join`` still takes
+  players until the end of that level: their buy-in joins the pool, they enter the standings
+  (``Standings.enter``: the players already out move one place down) and sit down with the
+  starting stack at the table with the fewest players. Tables are ordinary ``Table``s in
+  ``TableManager``, so ``act``, ``sit_out``, ``state`` … work there as at any table;
+  cash-table requests are refused there.
 - Between two hands at a table (its runner calls the ``TournamentHooks``): the blinds of the
   level being played are set before each deal, never mid-hand. Levels count minutes since the
   start, or hands: the hands dealt at the table that has dealt the most (for a sit-and-go,
@@ -35,6 +39,7 @@ Rules at the tables: nobody leaves with chips (``NoLeavingTournament``); players
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import random
@@ -55,6 +60,7 @@ from bot.ledger import (
 from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import Bot
 from bot.tables.errors import (
+    LateRegistrationClosed,
     NoLeavingTournament,
     NoSuchTournament,
     NotEnoughEntrants,
@@ -237,21 +243,31 @@ class TournamentManager:
     async def join(self, tournament_id: int, user_id: int, name: str) -> int:
         """Register a person: the buy-in moves from their balance into the tournament's
         escrow. Returns the number of entrants. Starts the tournament when this took the last
-        place. Refusals: ``NoSuchTournament``, ``TournamentNotOpen``, ``AlreadyRegistered``,
+        place. While late registration is open (a running tournament), the player is seated
+        at once with the starting stack. Refusals: ``NoSuchTournament``,
+        ``TournamentNotOpen``, ``LateRegistrationClosed``, ``AlreadyRegistered``,
         ``TournamentFull``, the ledger's ``InsufficientChips``."""
         tournament = self._get(tournament_id)
         async with tournament.lock:
-            self._require_registering(tournament)
+            late = tournament.phase is TournamentPhase.RUNNING
+            if late:
+                self._require_late_registration(tournament)
+            else:
+                self._require_registering(tournament)
             if user_id in tournament.entrants:
                 raise AlreadyRegistered()
             limit = tournament.settings.entrant_limit
             if len(tournament.entrants) >= limit:
                 raise TournamentFull(limit)
+            table = self._late_table(tournament) if late else None
             await self._call(self._ledger.ensure_player(tournament.guild_id, user_id, name))
             await self._call(self._ledger.register_tournament(tournament_id, user_id))
-            tournament.entrants[user_id] = _Entrant(user_id, name, user_id, None)
+            entrant = _Entrant(user_id, name, user_id, None)
+            tournament.entrants[user_id] = entrant
             count = len(tournament.entrants)
-            full = count >= limit
+            if table is not None:
+                await self._seat_late(tournament, entrant, table)
+            full = count >= limit and not late
             if full:
                 try:
                     await self._start(tournament, None)
@@ -615,6 +631,36 @@ class TournamentManager:
         if tournament is None:
             raise NoSuchTournament()
         return tournament
+
+    @staticmethod
+    def _require_late_registration(tournament: _Tournament) -> None:
+        """A running tournament takes a new player until the end of the level its
+        ``late_registration`` names."""
+        levels = tournament.settings.late_registration
+        if not levels or tournament.standings is None or tournament.chips is None:
+            raise TournamentNotOpen(tournament.phase.value)
+        if max(tournament.level_index, tournament._level_now()) >= levels:
+            raise LateRegistrationClosed(levels)
+
+    @staticmethod
+    def _late_table(tournament: _Tournament) -> Table:
+        """The table with the fewest players that has a free seat."""
+        open_tables = [table for table in tournament.tables.values() if table.free_seats() > 0]
+        if not open_tables:
+            raise LateRegistrationClosed(tournament.settings.late_registration,
+                                         tables_full=True)
+        return max(open_tables, key=lambda table: table.free_seats())
+
+    async def _seat_late(self, tournament: _Tournament, entrant: _Entrant, table: Table) -> None:
+        """A late entrant (registered and paid): placed in the standings, given the
+        starting stack and seated; the payouts follow the bigger field."""
+        assert tournament.standings is not None and tournament.chips is not None
+        stack = tournament.settings.starting_stack
+        tournament.standings.enter(entrant.player)
+        tournament.chips.issue(entrant.player, stack)
+        with contextlib.suppress(HoldemError):  # else the start's percentages still pay
+            tournament.percents = tournament.settings.check_payouts(len(tournament.entrants))
+        await table.seat_player(entrant.user_id, entrant.name, entrant.bot, stack)
 
     @staticmethod
     def _require_registering(tournament: _Tournament) -> None:

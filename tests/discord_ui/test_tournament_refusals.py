@@ -39,7 +39,7 @@ async def test_every_tournament_mistake_is_an_ephemeral_answer_that_changes_noth
     slash = club.fake.slash
 
     await refused(club, bot, slash(club.alice, club.channel, "tournament create", buy_in=100),
-                  "You need the Manage Guild permission")
+                  "Only members with Manage Server can create tournaments")
     await refused(club, bot, slash(club.admin, club.channel, "tournament create", buy_in=100,
                                    starting_stack=10, structure="turbo"),
                   "too small for the turbo structure")
@@ -124,3 +124,50 @@ async def test_multi_table_tournaments_need_the_bot_to_open_threads(club: Club):
     await refused(club, bot, club.fake.slash(
         club.admin, club.channel, "tournament create", buy_in=10, seats=2, max_entrants=4),
         "Create Public Threads")
+
+
+async def test_anyone_may_create_tournaments_once_a_manager_allows_it(club: Club):
+    bot = await start_tournament_bot(club)
+    slash = club.fake.slash
+    for user in (club.alice, club.bob, club.admin):
+        await slash(user, club.channel, "balance")
+    await refused(club, bot, slash(club.alice, club.channel, "tournament create", buy_in=100),
+                  "Only members with Manage Server can create tournaments")
+    with pytest.raises(InteractionRefused):  # /settings is for managers only
+        await slash(club.alice, club.channel, "settings", tournament_creators="anyone")
+    assert (await bot.tables.guild_settings(club.guild_id)).tournament_creators == "managers"
+    shown = await slash(club.admin, club.channel, "settings", tournament_creators="anyone")
+    assert "Anyone" in shown.all_text()
+    assert (await bot.tables.guild_settings(club.guild_id)).tournament_creators == "anyone"
+    created = await slash(club.alice, club.channel, "tournament create", buy_in=100, seats=2)
+    assert "is open" in created.content, created.all_text()
+    [status] = bot.tables.tournaments.tournaments(club.guild_id)
+    assert status.creator_id == club.alice
+    await slash(club.admin, club.channel, "settings", tournament_creators="managers")
+    await refused(club, bot, slash(club.bob, club.lounge, "tournament create", buy_in=100),
+                  "Only members with Manage Server can create tournaments")
+
+
+async def test_late_registration_through_discord(club: Club):
+    bot = await start_tournament_bot(club)
+    slash = club.fake.slash
+    for user in (club.alice, club.bob, club.admin):
+        await slash(user, club.channel, "balance")
+    await slash(club.admin, club.channel, "tournament create", buy_in=100, seats=4,
+                late_registration=2)
+    [status] = bot.tables.tournaments.tournaments(club.guild_id)
+    assert status.settings.late_registration == 2
+    await slash(club.admin, club.channel, "tournament join")
+    await slash(club.alice, club.channel, "tournament join")
+    await slash(club.admin, club.channel, "tournament start")
+    late = await slash(club.bob, club.channel, "tournament join")
+    assert late.ephemeral and "with 1,500 chips" in late.content, late.all_text()
+    assert f"<#{club.channel}>" in late.content
+    assert await bot.ledger.balance(club.guild_id, club.bob) == 10_000 - 100
+    status = bot.tables.tournaments.status(status.tournament_id)
+    assert (status.pool, status.players_left) == (300, 3)
+    await refused(club, bot, slash(club.bob, club.channel, "tournament join"),
+                  "You are already registered for this tournament.")
+    await slash(club.admin, club.channel, "tournament cancel")
+    assert await bot.ledger.balance(club.guild_id, club.bob) == 10_000
+    assert (await bot.ledger.audit()).ok

@@ -239,3 +239,27 @@ def test_payouts_always_sum_to_the_prizes_even_with_ties(case, pool, data):
     for player, (best, worst) in standings.places.items():
         share = sum(prizes[best - 1 : worst]) / (worst - best + 1)
         assert abs(payouts[player] - share) < 1
+
+
+def test_a_late_entrant_moves_the_players_already_out_one_place_down() -> None:
+    standings = Standings(["a", "b", "c"])
+    standings.bust([("c", 100)])
+    assert standings.places == {"c": (3, 3)}
+    standings.enter("d")
+    assert standings.players == ("a", "b", "c", "d")
+    assert standings.places == {"c": (4, 4)}
+    standings.bust([("a", 50), ("d", 50)])
+    assert standings.places == {"a": (2, 3), "b": (1, 1), "c": (4, 4), "d": (2, 3)}
+    assert standings.is_finished and standings.winner == "b"
+    assert sorted(best for best, _ in standings.places.values()) == [1, 2, 2, 4]
+    assert sum(standings.payouts(prize_amounts(400, [50, 30, 20])).values()) == 400
+
+
+def test_a_late_entrant_cannot_enter_twice_or_after_the_end() -> None:
+    standings = Standings(["a", "b"])
+    with pytest.raises(ValueError, match="twice"):
+        standings.enter("a")
+    standings.bust([("a", 10)])
+    with pytest.raises(ValueError, match="finished"):
+        standings.enter("c")
+    assert standings.players == ("a", "b")

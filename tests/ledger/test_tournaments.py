@@ -502,3 +502,25 @@ def test_tournament_refusals_read_in_the_members_language(locale: str, expected:
                   TournamentNotOpen(None), UnbalancedPrizes(10, 11)):  # fmt: skip
         assert language_for(locale).render(error.message)
     assert expected in language_for(locale).render(TournamentNotOpen("running").message)
+
+
+async def test_late_registration_takes_a_buy_in_while_running_and_the_pool_grows(
+        ledger: Ledger) -> None:
+    await people(ledger, ALICE, BOB, CAROL)
+    late = await ledger.create_tournament(GUILD, CHANNEL, CREATOR, 100,
+                                          {**SETTINGS, "late_registration": 2})
+    for player in (ALICE, BOB):
+        await ledger.register_tournament(late, player)
+    await ledger.start_tournament(late)
+    assert await ledger.register_tournament(late, CAROL) == 3
+    info = await ledger.tournament_info(late)
+    assert info is not None and (info.status, info.pool) == ("running", 300)
+    assert info.entrants == (ALICE, BOB, CAROL)
+    assert await ledger.balance(GUILD, CAROL) == START - 100
+    assert (await ledger.audit()).ok
+    with pytest.raises(AlreadyRegistered):
+        await ledger.register_tournament(late, CAROL)
+    await ledger.finish_tournament(late, {ALICE: 1, BOB: 2, CAROL: 3}, {ALICE: 200, BOB: 100})
+    assert (await ledger.audit()).ok
+    with pytest.raises(TournamentNotOpen):
+        await ledger.register_tournament(late, DAVE)

@@ -28,6 +28,7 @@ class _FakeTournament:
     guild_id: int
     buy_in: int
     status: str = "registering"
+    late_registration: bool = False
     entrants: list[PlayerKey] = field(default_factory=list)
     escrow: int = 0
     places: dict[PlayerKey, int] = field(default_factory=dict)
@@ -54,7 +55,9 @@ class FakeTournamentLedger:
     async def create_tournament(self, guild_id: int, channel_id: int, creator_id: int,
                                 buy_in: int, settings: Mapping[str, object]) -> int:
         tournament_id = next(self._ids)
-        self.tournaments[tournament_id] = _FakeTournament(guild_id, buy_in)
+        late = settings.get("late_registration", 0)
+        self.tournaments[tournament_id] = _FakeTournament(
+            guild_id, buy_in, late_registration=type(late) is int and late > 0)
         return tournament_id
 
     def _open(self, tournament_id: int, *statuses: str) -> _FakeTournament:
@@ -66,7 +69,9 @@ class FakeTournamentLedger:
         return tournament
 
     async def register_tournament(self, tournament_id: int, player: PlayerKey) -> int:
-        tournament = self._open(tournament_id, "registering")
+        tournament = self._open(tournament_id, "registering", "running")
+        if tournament.status == "running" and not tournament.late_registration:
+            raise TournamentNotOpen(tournament.status)
         if player in tournament.entrants:
             raise AlreadyRegistered()
         if isinstance(player, str):

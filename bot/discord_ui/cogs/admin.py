@@ -23,6 +23,9 @@ BIG_BLINDS = app_commands.Range[int, 1, 10_000]
 SECONDS = app_commands.Range[float, 0, 3600]
 GRANT = app_commands.Range[int, 1, 100_000_000]
 NOTE = app_commands.Range[str, 1, 200]
+CREATOR_CHOICES = [app_commands.Choice(name="Server managers", value="managers"),
+                   app_commands.Choice(name="Anyone", value="anyone")]
+"""Who may create tournaments (``TableSettings.tournament_creators``)."""
 FOLLOW_SERVER = "auto"
 """The ``language`` choice that follows the server's own Discord language (stored as "")."""
 
@@ -56,8 +59,9 @@ class AdminCog(commands.Cog, name="Admin"):
         bot_delay_min="Shortest pause before a bot acts, in seconds",
         bot_delay_max="Longest pause before a bot acts, in seconds",
         language="What everyone at the tables reads (members' own answers follow their app)",
+        tournament_creators="Who may create tournaments with /tournament create",
     )
-    @app_commands.choices(language=language_choices())
+    @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -75,6 +79,7 @@ class AdminCog(commands.Cog, name="Admin"):
         bot_delay_min: SECONDS | None = None,
         bot_delay_max: SECONDS | None = None,
         language: str | None = None,
+        tournament_creators: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -84,6 +89,7 @@ class AdminCog(commands.Cog, name="Admin"):
             "turn_timeout": turn_timer, "bot_delay_min": bot_delay_min,
             "bot_delay_max": bot_delay_max,
             "language": "" if language == FOLLOW_SERVER else language,
+            "tournament_creators": tournament_creators,
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -152,6 +158,9 @@ def settings_embed(settings: TableSettings, title: Message,
         high=f"{settings.bot_delay_max:g}")))
     embed.add_field(name=render(tr("Language")), value=render(_language_text(
         settings.language, table_language)))
+    embed.add_field(name=render(tr("Tournament creators")), value=render(
+        tr("Anyone") if settings.tournament_creators == "anyone"
+        else tr("Members with Manage Server")))
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed

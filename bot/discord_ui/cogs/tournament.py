@@ -1,6 +1,7 @@
 """Tournaments: ``/tournament create | join | leave | start | status | cancel``.
 
-A tournament is created in a channel (Manage Server), which then shows its status message;
+A tournament is created in a channel (Manage Server, or anyone when the server's
+``/settings tournament_creators`` says so), which then shows its status message;
 the commands without a ``tournament`` number act on the tournament of the channel they are
 used in (the one created there, or the one whose table plays there). A sit-and-go plays in
 that channel; a tournament with more players than seats opens its tables in threads under it.
@@ -25,12 +26,13 @@ from bot.tables.errors import NoSuchTournament
 from bot.tables.tournament_settings import (
     MAX_BUY_IN,
     MAX_ENTRANTS,
+    MAX_LATE_REGISTRATION,
     MAX_SEATS,
     MAX_STARTING_STACK,
     MIN_SEATS,
     TournamentSettings,
 )
-from bot.tables.tournament_status import TournamentStatus
+from bot.tables.tournament_status import TournamentPhase, TournamentStatus
 from engine.blinds import LevelUnit
 from engine.strategies import LEVELS
 
@@ -68,6 +70,15 @@ class NotTournamentOrganiser(HoldemError):
     def __init__(self) -> None:
         super().__init__(tr("Only the player who created this tournament, or members with "
                             "Manage Server, can do that."))
+
+
+class NotAllowedToCreate(HoldemError):
+    """Only server managers may create tournaments, unless the server lets anyone."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("Only members with Manage Server can create tournaments in this "
+                            "server (a manager can let anyone, with /settings "
+                            "tournament_creators)."))
 
 
 class ThreadsNeedATextChannel(HoldemError):
@@ -112,7 +123,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self.bot = bot
 
     @tournament.command(name="create", description="Open a tournament in this channel "
-                                                   "(Manage Server).")
+                                                   "(Manage Server, or anyone if allowed).")
     @app_commands.describe(
         buy_in="Chips each player pays into the prize pool (0 for a freeroll)",
         starting_stack="Tournament chips each player starts with",
@@ -123,10 +134,11 @@ class TournamentCog(commands.Cog, name="Tournament"):
         payouts="Percentages of the pool per place, like 50/30/20 (default: by field size)",
         bot_fill="Bots of this level fill the empty places at the start",
         max_entrants="Most players (default: the seats; more makes a multi-table tournament)",
+        late_registration="Players may still join until the end of this blind level "
+                          "(default 0: off)",
     )
     @app_commands.choices(structure=STRUCTURE_CHOICES, levels_by=UNIT_CHOICES,
                           bot_fill=BOT_CHOICES)
-    @app_commands.checks.has_permissions(manage_guild=True)
     async def create(
         self,
         interaction: discord.Interaction[HoldemBot],
@@ -139,8 +151,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
         payouts: app_commands.Range[str, 1, 200] | None = None,
         bot_fill: str | None = None,
         max_entrants: app_commands.Range[int, MIN_SEATS, MAX_ENTRANTS] | None = None,
+        late_registration: app_commands.Range[int, 0, MAX_LATE_REGISTRATION] = 0,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        if not interaction.permissions.manage_guild:
+            server = await within_deadline(interaction, self.bot.tables.guild_settings(guild_id))
+            if server.tournament_creators != "anyone":
+                raise NotAllowedToCreate()
         try:
             unit = LevelUnit(levels_by)
         except ValueError:
@@ -149,7 +166,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             buy_in=buy_in, starting_stack=starting_stack, seats=seats, structure=structure,
             unit=unit, antes_from_level=antes_from_level,
             payouts=parse_payouts(payouts) if payouts is not None else None,
-            bot_fill=bot_fill, max_entrants=max_entrants)
+            bot_fill=bot_fill, max_entrants=max_entrants, late_registration=late_registration)
         if settings.is_multi_table:
             _require_threads(interaction)
         tournament_id = await within_deadline(interaction, self.bot.tables.tournaments.create(
@@ -169,7 +186,16 @@ class TournamentCog(commands.Cog, name="Tournament"):
         count = await within_deadline(interaction, self.bot.tables.tournaments.join(
             status.tournament_id, user.id, user.display_name))
         number, limit = str(status.tournament_id), status.settings.entrant_limit
-        if count >= limit:
+        if status.phase is TournamentPhase.RUNNING:
+            now = self.bot.tables.tournaments.status(status.tournament_id)
+            seat = next((entrant for entrant in now.entrants if entrant.user_id == user.id),
+                        None)
+            table = seat.table_channel_id if seat is not None else None
+            text = tr("You are in tournament #{number} with {chips} chips, at <#{channel}>. "
+                      "Your buy-in of {buy_in} chips is in the prize pool.", number=number,
+                      chips=status.settings.starting_stack, channel=str(table or 0),
+                      buy_in=status.settings.buy_in)
+        elif count >= limit:
             text = tr("You are in tournament #{number}, the last of {limit} players: it "
                       "starts now.", number=number, limit=limit)
         else:
