@@ -4,6 +4,7 @@ the standings and sits down with the starting stack at the table with the fewest
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -160,8 +161,11 @@ async def test_late_registration_is_refused_after_its_level_and_changes_nothing(
         await tournaments.start(plain, ALICE)
         with pytest.raises(TournamentNotOpen):
             await tournaments.join(plain, CAROL, "Carol")
-        await tournaments.cancel(tid)
-        await tournaments.cancel(plain)
+        for running in (tid, plain):
+            # Two players at zero delay may have finished already: then nothing is left to
+            # refund, and the audit below holds either way.
+            with contextlib.suppress(TournamentNotOpen):
+                await tournaments.cancel(running)
         assert await h.audit_ok()
 
 
