@@ -124,11 +124,11 @@ class CurrentHand:
         position = hand.to_act
         if position is None or self.seats[position] is not seat:
             raise NotYourTurn()
-        legal = hand.legal_actions()
         try:
             hand.act(position, action)
         except IllegalActionError as error:
-            raise IllegalAction(why_illegal(legal, action)) from error
+            # A refused action changed nothing: the legal actions are still those it broke.
+            raise IllegalAction(why_illegal(hand.legal_actions(), action)) from error
         self.last_action = action_text(seat.name, hand.history[-1])
         self.actions_taken += 1
 
