@@ -16,14 +16,17 @@ the notifier's ``your_turn`` reaches them and, from another task, they call
     python -m benchmarks.tables --tables 1000 --seconds 30 --bots-inline
     python -m benchmarks.tables --tables 1000 --seconds 60 --database-url postgresql://u@host/db
     python -m benchmarks.tables --tables 1000 --seconds 60 --database-url … --processes 2
+    python -m benchmarks.tables --tables 1000 --seconds 30 --database-url … --processes 2 \
+        --profile tables.prof   # tables.prof.0, tables.prof.1
 
 Figures: hands settled per second in total; a person's action latency (from their ``act`` to
 the next turn prompt at that table); event-loop lag (how late a 10 ms ticker wakes); CPU per
 hand in the bot's processes and machine-wide (``/proc/stat``: every process, the database
-server included); ledger transactions per second; peak memory (``ru_maxrss`` above the
-baseline taken before any table opened) and per table; then, after shutdown, the ledger's
-``audit()`` and a chip count made by the benchmark itself (people's grants) against what the
-ledger holds.
+server included), and context switches per hand machine-wide; ledger calls per second and the
+database transactions they committed per hand (batched hands share one); peak memory
+(``ru_maxrss`` above the baseline taken before any table opened) and per table; then, after
+shutdown, the ledger's ``audit()`` and a chip count made by the benchmark itself (people's
+grants) against what the ledger holds.
 """
 
 from __future__ import annotations
@@ -292,6 +295,7 @@ class Measurement:
     latencies: list[float]
     lags: list[float]
     transactions: int
+    commits: int
     peak_kb: int
     setup_kb: int
     unsettled_hands: int
@@ -314,6 +318,7 @@ class Figures:
     idle_tables: int
     cpu_ms_per_hand: float
     machine_cpu_ms_per_hand: float
+    machine_switches_per_hand: float
     cpu_busy: float
     cpu_ms_per_hand_by_thread: dict[str, float]
     load_average: float
@@ -324,6 +329,7 @@ class Figures:
     loop_lag_ms_p99: float
     loop_lag_ms_max: float
     ledger_tx_per_s: float
+    commits_per_hand: float
     peak_mb: float
     setup_kb_per_table: float
     kb_per_table: float
@@ -336,7 +342,7 @@ class Figures:
 
     @classmethod
     def combine(
-        cls, parts: Sequence[Measurement], machine_cpu_seconds: float, audit: AuditReport,
+        cls, parts: Sequence[Measurement], machine: MachineSample, audit: AuditReport,
         database: str,
     ) -> Figures:
         """The figures of processes that played side by side in one window on one ledger:
@@ -357,8 +363,8 @@ class Figures:
             refusals.update(part.refusals)
         held = audit.totals.balances + audit.totals.house + audit.totals.escrow
 
-        def per_hand(seconds: float) -> float:
-            return round(seconds * 1e3 / hands, 2) if hands else 0.0
+        def per_hand(count: float, scale: float = 1.0) -> float:
+            return round(count * scale / hands, 2) if hands else 0.0
 
         return cls(
             tables=tables,
@@ -369,11 +375,12 @@ class Figures:
             hands=hands,
             hands_per_s=round(hands / elapsed, 1),
             idle_tables=sum(part.idle_tables for part in parts),
-            cpu_ms_per_hand=per_hand(cpu),
-            machine_cpu_ms_per_hand=per_hand(machine_cpu_seconds),
+            cpu_ms_per_hand=per_hand(cpu, 1e3),
+            machine_cpu_ms_per_hand=per_hand(machine.busy_seconds, 1e3),
+            machine_switches_per_hand=per_hand(machine.context_switches),
             cpu_busy=round(cpu / elapsed, 2),
             cpu_ms_per_hand_by_thread={
-                role: per_hand(used) for role, used in sorted(by_thread.items())
+                role: per_hand(used, 1e3) for role, used in sorted(by_thread.items())
             },
             load_average=round(os.getloadavg()[0], 2),
             action_ms_p50=round(statistics.median(latencies) * 1e3, 2) if latencies else 0.0,
@@ -383,6 +390,7 @@ class Figures:
             loop_lag_ms_p99=round(percentile(lags, 0.99) * 1e3, 2),
             loop_lag_ms_max=round(max(lags, default=0.0) * 1e3, 2),
             ledger_tx_per_s=round(sum(part.transactions for part in parts) / elapsed, 1),
+            commits_per_hand=per_hand(sum(part.commits for part in parts)),
             peak_mb=round(max(part.peak_kb for part in parts) / 1024, 1),
             setup_kb_per_table=round(sum(part.setup_kb for part in parts) / tables, 1),
             kb_per_table=round(sum(part.peak_kb for part in parts) / tables, 1),
@@ -409,12 +417,14 @@ class Figures:
             f" processes, {self.machine_cpu_ms_per_hand:.2f} ms machine-wide (database"
             f" server included); {self.cpu_busy:.2f} cores busy (machine load average"
             f" {self.load_average:.1f}); ms per hand by thread:"
-            f" {self.cpu_ms_per_hand_by_thread}",
+            f" {self.cpu_ms_per_hand_by_thread}; {self.machine_switches_per_hand:,.1f} context"
+            " switches per hand machine-wide",
             f"action latency:     median {self.action_ms_p50:.1f} ms, p99 {self.action_ms_p99:.1f}"
             f" ms ({self.actions_measured:,} actions)",
             f"event-loop lag:     median {self.loop_lag_ms_p50:.1f} ms, p99"
             f" {self.loop_lag_ms_p99:.1f} ms, max {self.loop_lag_ms_max:.1f} ms",
-            f"ledger:             {self.ledger_tx_per_s:,.0f} transactions/s",
+            f"ledger:             {self.ledger_tx_per_s:,.0f} calls/s, {self.commits_per_hand:.2f}"
+            " database commits per hand",
             f"memory:             peak {self.peak_mb:,.1f} MB above baseline,"
             f" {self.kb_per_table:.1f} KB per table ({self.setup_kb_per_table:.1f} once seated)",
             f"hands not settled:  {self.unsettled_hands}",
@@ -427,13 +437,26 @@ class Figures:
         return "\n".join(lines)
 
 
-def machine_busy_seconds() -> float:
-    """CPU seconds every process on the machine has spent so far, from ``/proc/stat`` (all
-    time but idle and iowait), so that a database server's work is counted too."""
-    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    ticks = [int(value) for value in fields]
-    idle = ticks[3] + ticks[4]
-    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+@dataclass(frozen=True)
+class MachineSample:
+    """What every process on the machine has used so far, from ``/proc/stat``, so that a
+    database server's work is counted too: CPU seconds (all time but idle and iowait) and
+    context switches (each costs CPU and cache, more so when processes outnumber cores)."""
+
+    busy_seconds: float
+    context_switches: int
+
+    @classmethod
+    def now(cls) -> MachineSample:
+        lines = Path("/proc/stat").read_text().splitlines()
+        ticks = [int(value) for value in lines[0].split()[1:]]
+        idle = ticks[3] + ticks[4]
+        (switches,) = (int(line.split()[1]) for line in lines if line.startswith("ctxt "))
+        return cls((sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK"), switches)
+
+    def __sub__(self, earlier: MachineSample) -> MachineSample:
+        return MachineSample(self.busy_seconds - earlier.busy_seconds,
+                             self.context_switches - earlier.context_switches)
 
 
 async def seat_bots(
@@ -544,6 +567,7 @@ async def run(
         ticker = asyncio.create_task(probe.run())
         people.reset_counts()
         counting.calls.clear()
+        commits_started = ledger.transactions_committed
         started, cpu_started = time.perf_counter(), time.process_time()
         threads_started = thread_cpu_by_role()
         worker_started = process_cpu_seconds(worker.process_ids() if worker else ())
@@ -568,6 +592,7 @@ async def run(
             latencies=list(people.latencies),
             lags=list(probe.lags),
             transactions=sum(counting.calls.values()),
+            commits=ledger.transactions_committed - commits_started,
             peak_kb=peak_rss_kb() - baseline_kb,
             setup_kb=setup_kb,
             unsettled_hands=0,
@@ -589,16 +614,16 @@ async def run(
 
 
 class SampledWindow:
-    """A single run's window: the machine's CPU time at its edges."""
+    """A single run's window: what the machine used between its edges."""
 
     def __init__(self) -> None:
-        self.busy_seconds = 0.0
+        self._opened = self.used = MachineSample(0.0, 0)
 
     async def opening(self) -> None:
-        self.busy_seconds = -machine_busy_seconds()
+        self._opened = MachineSample.now()
 
     def closed(self) -> None:
-        self.busy_seconds += machine_busy_seconds()
+        self.used = MachineSample.now() - self._opened
 
 
 class SignalledWindow:
@@ -631,7 +656,8 @@ def run_in_processes(arguments: argparse.Namespace, url: str) -> Figures:
             [sys.executable, "-m", "benchmarks.tables", "--worker", str(index),
              "--processes", str(count), "--tables", str(share), "--seconds", str(arguments.seconds),
              "--seed", str(arguments.seed), "--database-url", url,
-             *(["--bots-inline"] if arguments.bots_inline else [])],
+             *(["--bots-inline"] if arguments.bots_inline else []),
+             *(["--profile", str(arguments.profile)] if arguments.profile else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
         for index in range(count)
@@ -639,14 +665,14 @@ def run_in_processes(arguments: argparse.Namespace, url: str) -> Figures:
     try:
         for worker in workers:
             expect(worker, "READY")
-        busy = -machine_busy_seconds()
+        opened = MachineSample.now()
         for worker in workers:
             assert worker.stdin is not None
             worker.stdin.write("GO\n")
             worker.stdin.flush()
         for worker in workers:
             expect(worker, "MEASURED")
-        busy += machine_busy_seconds()
+        used = MachineSample.now() - opened
         parts = []
         for worker in workers:
             assert worker.stdout is not None
@@ -657,7 +683,7 @@ def run_in_processes(arguments: argparse.Namespace, url: str) -> Figures:
             if worker.poll() is None:
                 worker.kill()
     audit = asyncio.run(audit_of(url))
-    return Figures.combine(parts, busy, audit, "PostgreSQL")
+    return Figures.combine(parts, used, audit, "PostgreSQL")
 
 
 def expect(worker: subprocess.Popen[str], marker: str) -> None:
@@ -668,6 +694,11 @@ def expect(worker: subprocess.Popen[str], marker: str) -> None:
         raise SystemExit(f"a benchmark worker said {line!r} instead of {marker}")
 
 
+def worker_profile(path: Path | None, worker: int) -> Path | None:
+    """Where worker ``worker`` of a multi-process run writes its profile: ``path`` + ``.N``."""
+    return None if path is None else path.with_name(f"{path.name}.{worker}")
+
+
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=positive(int), default=1_000)
@@ -675,9 +706,11 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--bots-inline", action="store_true",
-                        help="bots decide on the event loop instead of in a worker process")
+                        help="bots decide on the event loop instead of in a worker process"
+                             " (the bot's BOT_WORKER=off)")
     parser.add_argument("--profile", type=Path, metavar="FILE",
-                        help="write a cProfile of the measured seconds (event-loop thread)")
+                        help="write a cProfile of the measured seconds (event-loop thread);"
+                             " with --processes, worker N writes FILE.N")
     parser.add_argument("--database-url", metavar="URL",
                         help="play on a fresh database created (and dropped) on this"
                              " PostgreSQL server, instead of a temporary SQLite file")
@@ -714,6 +747,7 @@ def main(argv: Sequence[str] | None = None) -> Figures | None:
     if arguments.worker is not None:
         measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
                                    arguments.database_url, SignalledWindow(),
+                                   worker_profile(arguments.profile, arguments.worker),
                                    bots_inline=arguments.bots_inline,
                                    shards=ShardSet(arguments.processes, (arguments.worker,))))
         print(json.dumps(asdict(measured)), flush=True)
@@ -737,7 +771,7 @@ def run_here(arguments: argparse.Namespace, location: str | Path, database: str)
     measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed, location,
                                window, arguments.profile, bots_inline=arguments.bots_inline))
     audit = asyncio.run(audit_of(location))
-    return Figures.combine([measured], window.busy_seconds, audit, database)
+    return Figures.combine([measured], window.used, audit, database)
 
 
 @contextlib.contextmanager
