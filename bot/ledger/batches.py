@@ -4,9 +4,10 @@ On PostgreSQL every statement is a round trip between two processes and a transa
 own (a commit, a flush of the write-ahead log), whatever it writes. Under load many tables
 begin and settle hands at the same moment, so ``Batcher`` gathers the calls that arrive while
 earlier ones are in flight and hands them to one run of a function that writes them all in one
-statement (``hands.start_hands``, ``hands.settle_hands``). A call that finds nothing in flight
-is sent at once: batching adds no wait to a lone call, only to calls that would have queued
-for a connection anyway.
+statement (``hands.start_hands``, ``hands.settle_hands``). A call that finds a statement free
+goes with the next turn of the event loop, together with every call made in the same turn (the
+tables the loop served in one go): batching adds no wait to a lone call beyond that turn, only
+to calls that would have queued for a connection anyway.
 
 Each call still gets its own outcome, and a refusal stays its own: the function returns one
 result or exception per request, and when the shared statement itself fails, the batch is run
@@ -29,8 +30,8 @@ Outcome: TypeAlias = "T | Exception"
 
 class Batcher(Generic[R, T]):
     """Runs requests in batches, at most ``in_flight`` batches at once and ``limit`` requests
-    in each, never two requests with the same ``key`` in one batch (a later one waits for the
-    next batch, so it sees what the earlier one wrote).
+    in each, never two requests with the same ``key`` in one batch or in flight at once (a later
+    one waits until the earlier one's batch is done, so it sees what that one wrote).
 
     ``run`` writes a batch and returns one outcome per request, in order. ``isolate`` says
     whether an exception ``run`` raised concerns the batch as a whole and left nothing
@@ -54,6 +55,9 @@ class Batcher(Generic[R, T]):
         self._in_flight = in_flight
         self._pending: list[tuple[R, asyncio.Future[T]]] = []
         self._flushes: set[asyncio.Task[None]] = set()
+        self._gathering: asyncio.Task[None] | None = None
+        """The flush started that has not taken its batch yet: later requests join it."""
+        self._keys_in_flight: set[Hashable] = set()
         self.batches = 0
         """Batches run (each one statement, or one per request when a batch was isolated)."""
 
@@ -77,14 +81,21 @@ class Batcher(Generic[R, T]):
             await asyncio.wait(set(self._flushes))
 
     def _start_flushes(self) -> None:
-        while self._pending and len(self._flushes) < self._in_flight:
-            batch = self._take_batch()
-            task = asyncio.get_running_loop().create_task(self._flush(batch))
+        """Start a flush if requests wait, a statement is free and no flush is gathering; it
+        takes its batch when it first runs, after the requests of the current turn."""
+        if (
+            self._gathering is None
+            and len(self._flushes) < self._in_flight
+            and any(self._key(request) not in self._keys_in_flight for request, _ in self._pending)
+        ):
+            task = self._gathering = asyncio.get_running_loop().create_task(self._flush())
             self._flushes.add(task)
             task.add_done_callback(self._flush_done)
 
     def _flush_done(self, task: asyncio.Task[None]) -> None:
         self._flushes.discard(task)
+        if self._gathering is task:  # cancelled before it ran
+            self._gathering = None
         self._start_flushes()
 
     def _take_batch(self) -> list[tuple[R, asyncio.Future[T]]]:
@@ -93,7 +104,8 @@ class Batcher(Generic[R, T]):
         waiting: list[tuple[R, asyncio.Future[T]]] = []
         for entry in self._pending:
             key = self._key(entry[0])
-            if len(batch) < self._limit and key not in keys and not entry[1].done():
+            free = key not in keys and key not in self._keys_in_flight
+            if len(batch) < self._limit and free and not entry[1].done():
                 batch.append(entry)
                 keys.add(key)
             elif not entry[1].done():
@@ -101,7 +113,21 @@ class Batcher(Generic[R, T]):
         self._pending = waiting
         return batch
 
-    async def _flush(self, batch: Sequence[tuple[R, asyncio.Future[T]]]) -> None:
+    async def _flush(self) -> None:
+        self._gathering = None
+        batch = self._take_batch()
+        if not batch:  # every caller that waited was cancelled
+            return
+        keys = {self._key(request) for request, _ in batch}
+        self._keys_in_flight |= keys
+        try:
+            self._start_flushes()  # what did not fit the limit may use another statement
+            await self._write(batch)
+        finally:
+            self._keys_in_flight -= keys
+
+    async def _write(self, batch: Sequence[tuple[R, asyncio.Future[T]]]) -> None:
+        """Run the batch and give each caller its outcome."""
         requests = [request for request, _ in batch]
         outcomes: Sequence[Outcome[T]]
         try:
