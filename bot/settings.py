@@ -26,6 +26,8 @@ DEFAULT_SHARD_LEASE = 10.0
 it). A restarted process waits at most this long for a killed one's claim to lapse; shorter
 risks a slow database write (busy_timeout is 5 s) letting a live claim lapse."""
 MAX_SHARD_LEASE = 3600.0
+SWITCH_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
+                "no": False, "1": True, "0": False}
 
 
 class SettingsError(ValueError):
@@ -51,6 +53,11 @@ class Settings:
     discord_api_base: str | None = None
     """Where REST calls go instead of ``https://discord.com/api/v10``: a REST proxy shared by
     the processes of one bot token, which then share its global rate limit."""
+    bot_worker: bool = True
+    """``BOT_WORKER``: bot opponents think in a worker process of their own, which puts a
+    second core to work. Off, they think on the process's event loop: the better choice when a
+    machine runs as many bot processes as it has cores, where workers would only make the
+    processes take turns on the cores (README, Running at scale, has the figures)."""
 
     @property
     def database(self) -> str | Path:
@@ -60,7 +67,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL,
-        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS and DISCORD_API_BASE.
+        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS, DISCORD_API_BASE and BOT_WORKER.
 
         Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
@@ -80,6 +87,7 @@ class Settings:
             shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
             shard_lease=_lease(env.get("SHARD_LEASE_SECONDS", "").strip()),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "")),
+            bot_worker=_switch("BOT_WORKER", env.get("BOT_WORKER", ""), default=True),
         )
 
 
@@ -109,6 +117,16 @@ def _shards(count_text: str, ids_text: str) -> ShardSet:
             raise SettingsError(f"SHARD_IDS lists shard {int(part)} twice")
         ids.append(int(part))
     return ShardSet(count, tuple(sorted(ids)))
+
+
+def _switch(name: str, text: str, *, default: bool) -> bool:
+    """An on/off variable: on, off (or true/false, yes/no, 1/0); unset is ``default``."""
+    word = text.strip().lower()
+    if not word:
+        return default
+    if word not in SWITCH_WORDS:
+        raise SettingsError(f"{name} must be on or off, not {text.strip()[:20]!r}")
+    return SWITCH_WORDS[word]
 
 
 def _lease(text: str) -> float:

@@ -37,6 +37,7 @@ def test_each_bot_service_runs_its_own_shard_on_the_shared_database() -> None:
         assert settings.shards == ShardSet(2, (shard,))
         assert settings.database == "postgresql://holdem:holdem@postgres:5432/holdem"
         assert settings.token == "a-token"
+        assert settings.bot_worker is True
         seen.add(settings.shards.ids)
     assert seen == {(0,), (1,)}
     assert "POSTGRES_USER: holdem" in COMPOSE and "POSTGRES_DB: holdem" in COMPOSE

@@ -81,3 +81,17 @@ def test_a_database_url_that_is_not_one_is_rejected_without_showing_a_password(u
     with pytest.raises(SettingsError, match="DATABASE_URL must look like postgresql://") as error:
         Settings.from_env({"DATABASE_URL": url.replace("holdem@", "holdem:secret@")})
     assert "secret" not in str(error.value)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("", True), ("on", True), (" OFF ", False), ("false", False), ("0", False), ("yes", True),
+])  # fmt: skip
+def test_bot_worker_is_on_unless_switched_off(text: str, expected: bool):
+    assert Settings.from_env({"BOT_WORKER": text}).bot_worker is expected
+    assert Settings.from_env({}).bot_worker is True
+
+
+@pytest.mark.parametrize("text", ["maybe", "2", "offf"])
+def test_a_bot_worker_switch_that_is_neither_on_nor_off_is_rejected(text: str):
+    with pytest.raises(SettingsError, match=f"BOT_WORKER must be on or off, not '{text}'"):
+        Settings.from_env({"BOT_WORKER": text})

@@ -64,12 +64,11 @@ class BotOptions:
 
     ``edit_interval`` is the minimum time between two edits of one table message; Discord
     allows about five per five seconds per channel. ``guild_ready_timeout`` is how long
-    discord.py waits for server data before ``on_ready``. ``bots_in_worker_process`` lets
-    bot opponents think in a second process, so a busy bot uses both cores; tests turn it off
-    for speed and determinism. ``dm_deadline`` is how long a DM may take before the person is
-    sent to the My cards button instead. ``cooldowns`` limit how often one member may use a
-    command: ``{name: (uses, per seconds)}``. ``shard_owner`` names this bot in its claim on
-    its shards; two bots with the same name would not keep each other out.
+    discord.py waits for server data before ``on_ready``. ``dm_deadline`` is how long a DM may
+    take before the person is sent to the My cards button instead. ``cooldowns`` limit how
+    often one member may use a command: ``{name: (uses, per seconds)}``. ``shard_owner``
+    names this bot in its claim on its shards; two bots with the same name would not keep
+    each other out.
     """
 
     sync_commands: bool = True
@@ -78,7 +77,6 @@ class BotOptions:
     rng: random.Random | None = None
     draw_images: bool = True
     guild_ready_timeout: float = 2.0
-    bots_in_worker_process: bool = True
     dm_deadline: float = DM_DEADLINE_SECONDS
     cooldowns: Mapping[str, tuple[int, float]] = field(
         default_factory=lambda: dict(COMMAND_COOLDOWNS))
@@ -142,7 +140,7 @@ class HoldemBot(commands.AutoShardedBot):
         self.tables = TableManager(
             self.ledger, self.notifier, rng=self.options.rng,
             default_settings=self.options.table_settings,
-            bot_worker=BotWorker() if self.options.bots_in_worker_process else None,
+            bot_worker=BotWorker() if self.settings.bot_worker else None,
             shards=self.settings.shards,
         )
         self.notifier.use_guild_settings(self.tables.guild_settings)

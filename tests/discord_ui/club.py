@@ -50,11 +50,10 @@ class Club:
         """The bot as the tests run it: fast edits, short DM deadline, no command cooldowns
         (``cooldowns`` to have them); ``api_base`` sends its REST calls through a proxy."""
         settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id,
-                            discord_api_base=api_base)
+                            discord_api_base=api_base, bot_worker=bots_in_worker_process)
         options = BotOptions(edit_interval=edit_interval, table_settings=TEST_TABLE,
                              rng=random.Random(seed), draw_images=draw_images,
                              guild_ready_timeout=0.01, dm_deadline=0.5,
-                             bots_in_worker_process=bots_in_worker_process,
                              cooldowns=cooldowns or {})
         return create_bot(settings, options)
 

@@ -19,10 +19,11 @@ waits for their click."""
 
 
 async def start_tournament_bot(club: Club, *, seed: int = 3) -> HoldemBot:
-    settings = Settings(token="fake", database_path=club.database, dev_guild_id=club.guild_id)
+    settings = Settings(token="fake", database_path=club.database, dev_guild_id=club.guild_id,
+                        bot_worker=False)
     options = BotOptions(edit_interval=0.02, table_settings=TOURNAMENT_TABLE,
                          rng=random.Random(seed), draw_images=False, guild_ready_timeout=0.01,
-                         dm_deadline=0.5, bots_in_worker_process=False, cooldowns={})
+                         dm_deadline=0.5, cooldowns={})
     bot = create_bot(settings, options)
     await club.fake.run_client(bot)
     return bot
