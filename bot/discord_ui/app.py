@@ -83,6 +83,27 @@ class BotOptions:
     shard_owner: str = PROCESS_TOKEN
 
 
+@dataclass(frozen=True, slots=True)
+class LedgerDmChannels:
+    """People's DM channels kept in the ledger's database (the notifier's ``DmChannelBook``);
+    a database error only costs opening the channel again."""
+
+    ledger: Ledger
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        try:
+            return await self.ledger.dm_channel(user_id)
+        except LedgerError:
+            log.warning("could not read the DM channel of user %s", user_id)
+            return None
+
+    async def save_dm_channel(self, user_id: int, channel_id: int) -> None:
+        try:
+            await self.ledger.save_dm_channel(user_id, channel_id)
+        except LedgerError:
+            log.warning("could not keep the DM channel of user %s", user_id)
+
+
 class HoldemBot(commands.AutoShardedBot):
     """The bot: tables in channels, chips in the ledger, slash commands and buttons.
 
@@ -136,6 +157,7 @@ class HoldemBot(commands.AutoShardedBot):
             render_table=render_table, render_cards=render_cards,
             dm_deadline=self.options.dm_deadline,
             remember_message=self._remember_table_message,
+            dm_channel_book=LedgerDmChannels(self.ledger),
         )
         self.tables = TableManager(
             self.ledger, self.notifier, rng=self.options.rng,

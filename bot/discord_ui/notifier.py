@@ -4,8 +4,10 @@ Public state goes to one live message per channel (``LiveTableMessage``). Hole c
 DM, never to the channel. DMs are sent in the background with a deadline, so the table's turn
 clock never waits on Discord: when a DM fails (the person closed their DMs, error 50007, or
 Discord does not answer in time) they are told once, ephemerally, on their next interaction,
-and use the My cards button instead. Private notes for one person that cannot go by DM wait
-for that person's next interaction the same way (``take_notices``).
+and use the My cards button instead. A person's DM channel is opened once and kept in a
+``DmChannelBook`` (the ledger), so that a restart does not open it again: each opening is a
+request against the bot token's global rate limit. Private notes for one person that cannot
+go by DM wait for that person's next interaction the same way (``take_notices``).
 
 Languages: the table message, the run-it-twice question and the restart notice are in the
 channel's language (the table's language setting, else the server's Discord language); DMs
@@ -27,7 +29,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 import discord
 
@@ -98,6 +100,17 @@ class _Board:
     message_id: int | None = None
 
 
+class DmChannelBook(Protocol):
+    """Where people's DM channels are kept across restarts. Neither method raises: a book
+    that cannot be read answers ``None`` and the channel is opened again."""
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The channel kept for the person, if any."""
+
+    async def save_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Keep the person's channel (replacing an older one)."""
+
+
 class DiscordNotifier:
     """Shows tables in their channels and talks privately to players.
 
@@ -115,8 +128,10 @@ class DiscordNotifier:
         render_cards: CardsRenderer | None = None,
         dm_deadline: float = DM_DEADLINE_SECONDS,
         remember_message: Callable[[int, int], Awaitable[None]] | None = None,
+        dm_channel_book: DmChannelBook | None = None,
     ) -> None:
         self._client = client
+        self._dm_channel_book = dm_channel_book
         self._remember_message = remember_message
         self._dm_deadline = dm_deadline
         self._edit_interval = edit_interval
@@ -376,10 +391,13 @@ class DiscordNotifier:
 
     async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
         """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
+        png = await self._cards_png(cards)
+        return None if png is None else _attachment(png)
+
+    async def _cards_png(self, cards: Sequence[Card]) -> bytes | None:
         if self._render_cards is None:
             return None
-        png = await asyncio.to_thread(self._render_cards, cards)
-        return discord.File(io.BytesIO(png), filename=CARDS_IMAGE_NAME)
+        return await asyncio.to_thread(self._render_cards, cards)
 
     async def flush(self) -> None:
         """Wait until every table message and tournament board shows its latest state, and
@@ -471,21 +489,21 @@ class DiscordNotifier:
     async def _send_hole_cards(
         self, state: TableState, user_id: int, cards: tuple[Card, ...]
     ) -> None:
-        image = await self.cards_image(cards)
+        image = await self._cards_png(cards)
         language = self._languages.get(user_id) or self.table_language(state)
         await self._direct_message(user_id, hole_cards_text(state, cards, language),
                                    notice=DM_FAILED_NOTICE,
-                                   closed_notice=DMS_CLOSED_NOTICE, file=image)
+                                   closed_notice=DMS_CLOSED_NOTICE, image=image)
 
     async def _direct_message(
         self, user_id: int, text: str, *, notice: Message, closed_notice: Message | None = None,
-        file: discord.File | None = None,
+        image: bytes | None = None,
     ) -> None:
-        """DM ``text`` within the deadline; if that fails, leave ``notice`` for the person's
-        next interaction instead. When their DMs are closed, ``closed_notice`` (if given) is
-        left in its place, only the first time."""
+        """DM ``text`` (with the PNG ``image``) within the deadline; if that fails, leave
+        ``notice`` for the person's next interaction instead. When their DMs are closed,
+        ``closed_notice`` (if given) is left in its place, only the first time."""
         try:
-            await asyncio.wait_for(self._send_dm(user_id, text, file), self._dm_deadline)
+            await asyncio.wait_for(self._send_dm(user_id, text, image), self._dm_deadline)
             return
         except discord.Forbidden as error:
             log.info("DM to user %s refused (error %s)", user_id, error.code)
@@ -499,17 +517,41 @@ class DiscordNotifier:
         waiting = self._notices.pop(user_id, [])
         _remember(self._notices, user_id, [*waiting, notice][-MAX_NOTICES_PER_PERSON:])
 
-    async def _send_dm(self, user_id: int, text: str, file: discord.File | None) -> None:
+    async def _send_dm(self, user_id: int, text: str, image: bytes | None) -> None:
         """Send a DM; the DM channel is opened once per person (discord.py remembers only
         128 of them, so a busy bot would otherwise open one per hand and person, a call
-        against the global rate limit)."""
+        against the global rate limit) and kept in the book. A kept channel Discord no longer
+        knows is opened again."""
         channel_id = self._dm_channels.get(user_id)
+        if channel_id is None and self._dm_channel_book is not None:
+            channel_id = await self._dm_channel_book.dm_channel(user_id)
         if channel_id is None:
-            channel_id = (await self._client.create_dm(discord.Object(user_id))).id
+            channel_id = await self._open_dm_channel(user_id)
         _remember(self._dm_channels, user_id, channel_id)
-        channel = self._client.get_partial_messageable(channel_id,
-                                                       type=discord.ChannelType.private)
-        await channel.send(text, files=[] if file is None else [file])
+        try:
+            await self._dm_channel(channel_id).send(text, files=_attachments(image))
+        except discord.NotFound:
+            channel_id = await self._open_dm_channel(user_id)
+            _remember(self._dm_channels, user_id, channel_id)
+            await self._dm_channel(channel_id).send(text, files=_attachments(image))
+
+    async def _open_dm_channel(self, user_id: int) -> int:
+        channel_id = (await self._client.create_dm(discord.Object(user_id))).id
+        if self._dm_channel_book is not None:
+            await self._dm_channel_book.save_dm_channel(user_id, channel_id)
+        return channel_id
+
+    def _dm_channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+
+def _attachment(png: bytes) -> discord.File:
+    """The cards picture as an attachment; one per message sent (discord.py reads it)."""
+    return discord.File(io.BytesIO(png), filename=CARDS_IMAGE_NAME)
+
+
+def _attachments(png: bytes | None) -> list[discord.File]:
+    return [] if png is None else [_attachment(png)]
 
 
 def _remember(store: OrderedDict[int, V], user_id: int, value: V,

@@ -813,6 +813,25 @@ class Ledger:
 
         return await self._db.write(body)
 
+    # ----------------------------------------------------------------- DM channels
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The DM channel remembered for a person, if any."""
+        check_id(user_id, "user")
+        row = await self._db.read(lambda: first_row(
+            "SELECT channel_id FROM dm_channels WHERE user_id = ?", user_id))
+        return None if row is None else int(row[0])
+
+    async def save_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """Remember a person's DM channel (replacing an older one)."""
+        check_id(user_id, "user")
+        check_id(channel_id, "channel")
+        await self._db.write(lambda: command(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            user_id, channel_id,
+        ))  # fmt: skip
+
     # ----------------------------------------------------------------- audit
 
     async def audit(self) -> AuditReport:

@@ -279,7 +279,7 @@ async def test_a_hand_costs_at_most_four_calls_against_the_global_rate_limit(
     """Two people click through a hand against ``bots`` bots: the clicks and their tokens
     carry every table edit they can, so the bot token's global limit pays for the DMs and
     the edits no click can carry (before the first click of a process, DM channels opened
-    once per person). Before clicks answered with the table, a hand cost 11 channel edits
+    once per person new to the bot: see the restart test below). Before clicks answered with the table, a hand cost 11 channel edits
     and 2 DMs with one bot."""
     bot = await club.start_bot()
     for user in (club.alice, club.bob):
@@ -319,6 +319,47 @@ async def test_a_hand_costs_at_most_four_calls_against_the_global_rate_limit(
     # The first hand of a process also opens each person's DM channel, once.
     assert limited_per_hand[0] <= 5
     assert limited_per_hand[1] <= 4
+
+
+async def test_after_a_restart_hole_cards_go_to_the_dm_channels_kept_in_the_ledger(club: Club):
+    """A restart forgets what the process knew, not the DM channels: the first hand after it
+    opens none (each opening counts against the global limit), so it costs the 2 hole-card
+    DMs and at most the one channel edit of a deal before anyone clicked."""
+    fake = club.fake
+    bot = await club.start_bot()
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.alice)
+    await play_to_showdown(club, bot, use_slash=False)
+    await fake.wait_until(lambda: all(fake.dms(user) for user in (club.alice, club.bob)))
+    assert [call.kind for call in fake.calls].count(CallKind.DM_CHANNEL_OPEN) == 2
+    for user in (club.alice, club.bob):
+        assert await bot.ledger.dm_channel(user) == fake.world.dm_channel_of(user).id
+    await fake.stop_client()
+
+    bot = await club.start_bot(seed=11)
+    await seat_two_and_a_bot(club, bot)
+    since = fake.now()
+    await start_hand(club, bot, club.bob)
+    await play_to_showdown(club, bot, use_slash=False)
+    await fake.wait_until(lambda: all(len(fake.dms(user)) == 2 for user in (club.alice, club.bob)))
+    await bot.notifier.flush()
+    limited = Counter(call.kind for call in fake.global_limited(since=since))
+    assert limited[CallKind.DM_CHANNEL_OPEN] == 0
+    assert limited[CallKind.DM_MESSAGE_CREATE] == 2
+    assert limited.total() <= 3, limited
+
+
+async def test_a_kept_dm_channel_discord_no_longer_knows_is_opened_again(club: Club):
+    bot = await club.start_bot()
+    unknown_channel = 4_242
+    await bot.ledger.save_dm_channel(club.alice, unknown_channel)
+    await seat_two_and_a_bot(club, bot)
+    await start_hand(club, bot, club.alice)
+    await club.fake.wait_until(lambda: club.fake.dms(club.alice))
+    assert "your cards are" in club.fake.dms(club.alice)[0].content
+    real = club.fake.world.dm_channel_of(club.alice).id
+    assert await bot.ledger.dm_channel(club.alice) == real != unknown_channel
+    assert bot.notifier.take_notices(club.alice) == []  # the cards arrived: nothing to catch up
 
 
 async def _actions_of_last_hand(club: Club, bot: HoldemBot) -> int:

@@ -70,6 +70,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
     "guild_settings", "table_messages", "shard_claims", "tournaments", "tournament_entries",
+    "dm_channels",
 }  # fmt: skip
 
 
@@ -90,8 +91,9 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "004_shard_claims.sql",
         "005_hand_replays.sql",
         "006_tournaments.sql",
+        "007_dm_channels.sql",
     ]
-    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5, 6]
+    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5, 6, 7]
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
@@ -788,6 +790,19 @@ async def test_table_messages_are_remembered_per_channel_and_handed_out_once(tmp
         assert await ledger.take_table_messages([100, 200]) == {200: 3}
         with pytest.raises(InvalidRequest):
             await ledger.save_table_message(100, "x")
+
+
+async def test_dm_channels_are_kept_per_person_and_a_newer_one_replaces_the_older(
+    ledger: Ledger,
+) -> None:
+    assert await ledger.dm_channel(7) is None
+    await ledger.save_dm_channel(7, 1_100_000_000_000_000_001)
+    await ledger.save_dm_channel(8, 2)
+    await ledger.save_dm_channel(7, 3)  # Discord no longer knew the first one
+    assert (await ledger.dm_channel(7), await ledger.dm_channel(8)) == (3, 2)
+    with pytest.raises(InvalidRequest):
+        await ledger.save_dm_channel(7, "x")  # type: ignore[arg-type]
+    assert await ledger.dm_channel(7) == 3
 
 
 def test_two_processes_opening_a_new_file_at_once_apply_each_migration_once(
