@@ -97,17 +97,20 @@ MAX_PAGE_SIZE = 100
 HANDS_PER_STATEMENT = 64
 """PostgreSQL: the most hands one ``begin_hand`` or ``settle_hand`` statement carries
 (``batches``), which bounds how long one statement holds its rows. Not tuned: under
-``benchmarks.tables --tables 1000`` statements carried about 3 hands on average (1,640
-``begin_hand`` and 1,669 ``settle_hand`` statements for 5,287 hands in 20 s), far below it;
-only a ledger-only loop of 1,000 tables reached it (50-61 hands per statement)."""
+``benchmarks.tables --tables 1000`` a statement carries about a dozen hands (0.16 commits
+per hand, each hand begun and settled, rebuys included), far below it; only a ledger-only loop
+of 1,000 tables reached it (50-61 hands per statement)."""
 
-STATEMENTS_IN_FLIGHT = 2
-"""PostgreSQL: how many batched statements of each kind run at once. Measured with 1,000
-tables doing nothing but begin and settle (2-core machine, shared): 1, 2 and 4 cost the same
-per hand (0.11 ms of the bot's CPU, 0.22 ms of the server's, against 0.36-0.39 and 0.93 for
-one statement per hand) and gave 2,800-3,800, 3,900-4,300 and 4,700-5,100 hands/s; 2 lets
-one batch be written while another is on the server, and keeps most of the pool's
-connections for the other operations."""
+STATEMENTS_IN_FLIGHT = 1
+"""PostgreSQL: how many batched statements of each kind (hands begun, hands settled) run at
+once; what arrives meanwhile waits for the next. A ledger-only loop of 1,000 tables ran fastest
+with 2-4 (3,900-5,100 hands/s against 2,800-3,800 with 1), but there the database was the
+bottleneck; with the tables and bots around it (``benchmarks.tables --tables 1000``, 2-core
+machine) the processors are, and every statement costs the bot and the server CPU whatever it
+carries. There 1 gave 824 hands/s at 2.30 ms of machine CPU per hand and 0.16 commits per hand,
+against 730-759 hands/s, 2.48-2.58 ms and 0.33 with 2; two processes of 500 tables, 926 hands/s
+at 2.16 ms against 708-739 at 2.70-2.82 ms; median action latency fell too (220 ms against
+242)."""
 
 
 class Ledger:
