@@ -279,8 +279,8 @@ async def test_a_hand_costs_at_most_four_calls_against_the_global_rate_limit(
     """Two people click through a hand against ``bots`` bots: the clicks and their tokens
     carry every table edit they can, so the bot token's global limit pays for the DMs and
     the edits no click can carry (before the first click of a process, DM channels opened
-    once per person new to the bot: see the restart test below). Before clicks answered with the table, a hand cost 11 channel edits
-    and 2 DMs with one bot."""
+    once per person new to the bot: see the restart test below). Before clicks answered with
+    the table, a hand cost 11 channel edits and 2 DMs with one bot."""
     bot = await club.start_bot()
     for user in (club.alice, club.bob):
         await club.fake.slash(user, club.channel, "join")
