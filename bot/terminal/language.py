@@ -23,12 +23,19 @@ from bot.i18n import ENGLISH, Language, Text, language_for, languages, tr
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 """The environment variables that name the user's language, strongest first (POSIX)."""
 
+NO_PREFERENCE = frozenset({"C", "POSIX"})
+"""Locale names that state no language at all: like gettext, they get the default language.
+Said here rather than left to Babel, whose answer changed (2.17 refuses ``C``, 2.19 parses it
+as ``en_US_POSIX``)."""
+
 
 def choose_language(tag: str) -> Language | None:
     """The language ``--lang`` names (``en``, ``zh-Hans``, ``zh-CN``, ``zh_Hant``, ``zh-TW``,
-    ``zh_TW.UTF-8``; a bare ``zh`` is simplified Chinese), or ``None`` when the bot does not
-    speak it."""
+    ``zh_TW.UTF-8``; a bare ``zh`` is simplified Chinese; ``C`` and ``POSIX`` are English, the
+    default), or ``None`` when the bot does not speak it."""
     cleaned = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if cleaned.upper() in NO_PREFERENCE:
+        return ENGLISH
     try:
         locale = Locale.parse(cleaned)
     except (ValueError, TypeError, UnknownLocaleError):
@@ -43,8 +50,8 @@ def choose_language(tag: str) -> Language | None:
 
 def system_language(environ: Mapping[str, str]) -> Language:
     """The language of the user's locale: the first of ``LC_ALL``, ``LC_MESSAGES`` and
-    ``LANG`` that is set (``zh_TW.UTF-8`` is traditional Chinese); English for anything the
-    bot does not speak (``C``, ``POSIX``, ``fr_FR``)."""
+    ``LANG`` that is set (``zh_TW.UTF-8`` is traditional Chinese); English, the default, for
+    ``C`` and ``POSIX`` and for anything the bot does not speak (``fr_FR``)."""
     for name in LOCALE_VARIABLES:
         value = environ.get(name, "").strip()
         if value:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from babel import Locale, UnknownLocaleError
 
 from bot.i18n import language_for
 from bot.i18n.extraction import messages_in_code
@@ -84,9 +85,30 @@ def test_lang_takes_codes_and_locales(tag: str, code: str) -> None:
     assert chosen is not None and chosen.code == code
 
 
-@pytest.mark.parametrize("tag", ["klingon", "fr", "de-DE", "", "zz", "C", "--"])
+@pytest.mark.parametrize("tag", ["klingon", "fr", "de-DE", "", "zz", "--"])
 def test_a_language_the_bot_does_not_speak_is_refused(tag: str) -> None:
     assert choose_language(tag) is None
+
+
+@pytest.mark.parametrize("tag", ["C", "POSIX", "C.UTF-8", "posix", "C@euro"])
+@pytest.mark.parametrize("babel_parses_c", [True, False], ids=["babel-2.19", "babel-2.17"])
+def test_c_and_posix_state_no_preference_so_the_default_language_is_taken(
+    tag: str, babel_parses_c: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As gettext reads them, on either answer Babel has given for ``C`` (2.17 and 2.18
+    refuse it, 2.19 parses it as ``en_US_POSIX``)."""
+    if not babel_parses_c:
+        real_parse = Locale.parse
+
+        def parse_like_babel_2_17(identifier: object, *args: object, **kwargs: object) -> Locale:
+            if str(identifier).upper() in ("C", "POSIX"):
+                raise UnknownLocaleError(str(identifier))
+            return real_parse(identifier, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Locale, "parse", parse_like_babel_2_17)
+    chosen = choose_language(tag)
+    assert chosen is not None and chosen.code == "en"
+    assert system_language({"LANG": tag}).code == "en"
 
 
 @pytest.mark.parametrize("tag", ["klingon", "fr"])
