@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
 from babel import Locale, UnknownLocaleError
-from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from bot.i18n.text import Message, Text, tr
+from bot.i18n.text import Message, render, tr
 
 SOURCE_CODE = "en"
 
@@ -49,37 +48,11 @@ class Language:
 
     def render(self, message: Message) -> str:
         """``message`` as this language writes it (a ``str`` is already written)."""
-        if isinstance(message, str):
-            return message
-        template = self._template(message)
-        if not message.params:
-            return template
-        return template.format(**{name: self._value(value) for name, value in message.params})
+        return render(message, self.translations, self.locale)
 
     def number(self, value: int) -> str:
         """``value`` with this language's digit grouping (``12,345``)."""
         return str(format_decimal(value, locale=self.locale))
-
-    def _template(self, text: Text) -> str:
-        catalog = self.translations
-        if text.plural is not None and text.count is not None:
-            if text.context is not None:
-                return catalog.npgettext(text.context, text.msgid, text.plural, text.count)
-            return catalog.ngettext(text.msgid, text.plural, text.count)
-        if text.context is not None:
-            return catalog.pgettext(text.context, text.msgid)
-        return catalog.gettext(text.msgid)
-
-    def _value(self, value: object) -> str:
-        if isinstance(value, bool):
-            return str(value)
-        if isinstance(value, int):
-            return self.number(value)
-        if isinstance(value, Text):
-            return self.render(value)
-        if isinstance(value, Sequence) and not isinstance(value, str):
-            return str(format_list([self._value(item) for item in value], locale=self.locale))
-        return str(value)
 
 
 def _load(code: str, po_text: bytes) -> Language:

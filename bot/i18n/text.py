@@ -4,7 +4,8 @@ Layers that must not know languages (the table runtime, the ledger, the shared e
 ``Text`` instead of a ``str``: the English sentence is the catalog's message id, and the values
 that fill its ``{placeholders}`` travel beside it. A front end renders it for whoever reads it
 (``bot.i18n.languages.Language.render``); ``str(text)`` is the English rendering, for logs and
-for the English-only places (hand histories).
+for the English-only places (hand histories). Rendering lives here, beside what it renders,
+so that ``bot.i18n.languages`` (the catalogs) depends on this module and never the reverse.
 
 The three constructors are the markers Babel's extractor looks for (``tr``, ``tr_n``, ``tr_c``;
 see ``bot.i18n.extraction``), so every message id is a literal at its call site.
@@ -19,7 +20,13 @@ see ``bot.i18n.extraction``), so every message id is a literal at its call site.
 
 from __future__ import annotations
 
+import gettext
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +47,7 @@ class Text:
     """Tells apart one English word with two meanings (a command name, a button label)."""
 
     def __str__(self) -> str:
-        from bot.i18n.languages import ENGLISH
-
-        return ENGLISH.render(self)
+        return render(self, _SOURCE_CATALOG, _SOURCE_LOCALE)
 
 
 def tr(msgid: str, /, **params: object) -> Text:
@@ -64,5 +69,43 @@ Message = Text | str
 """What front ends accept where a person reads something: a ``Text``, or a string that is
 already in the reader's language."""
 
+_SOURCE_CATALOG = gettext.NullTranslations()
+_SOURCE_LOCALE = Locale.parse("en")
 
-__all__ = ["Message", "Text", "tr", "tr_c", "tr_n"]
+
+def render(message: Message, catalog: gettext.NullTranslations, locale: Locale) -> str:
+    """``message`` through ``catalog``, numbers and lists written as ``locale`` writes them
+    (a ``str`` is already written)."""
+    if isinstance(message, str):
+        return message
+    template = _template(message, catalog)
+    if not message.params:
+        return template
+    return template.format(
+        **{name: _value(value, catalog, locale) for name, value in message.params}
+    )
+
+
+def _template(text: Text, catalog: gettext.NullTranslations) -> str:
+    if text.plural is not None and text.count is not None:
+        if text.context is not None:
+            return catalog.npgettext(text.context, text.msgid, text.plural, text.count)
+        return catalog.ngettext(text.msgid, text.plural, text.count)
+    if text.context is not None:
+        return catalog.pgettext(text.context, text.msgid)
+    return catalog.gettext(text.msgid)
+
+
+def _value(value: object, catalog: gettext.NullTranslations, locale: Locale) -> str:
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(format_decimal(value, locale=locale))
+    if isinstance(value, Text):
+        return render(value, catalog, locale)
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return str(format_list([_value(item, catalog, locale) for item in value], locale=locale))
+    return str(value)
+
+
+__all__ = ["Message", "Text", "render", "tr", "tr_c", "tr_n"]
