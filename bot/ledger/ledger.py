@@ -19,9 +19,9 @@ from pathlib import Path
 
 import aiosqlite
 
+import bot.ledger.tournaments as tournaments
 from bot.errors import InvalidAmount, NotSeated
 from bot.i18n import tr
-from bot.ledger import tournaments
 from bot.ledger.accounts import (
     account,
     credit,
