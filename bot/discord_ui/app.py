@@ -18,6 +18,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.discord_ui.cogs import EXTENSIONS
 from bot.discord_ui.live_table import TableRenderer
 from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, CardsRenderer, DiscordNotifier
 from bot.discord_ui.replies import language_of
@@ -47,15 +48,6 @@ COMMAND_COOLDOWNS: Mapping[str, tuple[int, float]] = {
 """Uses per member and period of the commands that change or repost a whole table. Each is
 needed once in a while (a hand lasts longer than the periods allow); a burst beyond them can
 only be spam, which would otherwise queue work for everyone at the table."""
-
-COGS = (
-    "bot.discord_ui.cogs.table",
-    "bot.discord_ui.cogs.actions",
-    "bot.discord_ui.cogs.account",
-    "bot.discord_ui.cogs.admin",
-    "bot.discord_ui.cogs.tournament",
-    "bot.discord_ui.cogs.help",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +162,7 @@ class HoldemBot(commands.AutoShardedBot):
         messages = await self.ledger.take_table_messages(report.tables_closed)
         for channel_id in report.tables_closed:
             self.notifier.closed_by_restart(channel_id, messages.get(channel_id))
-        for extension in COGS:
+        for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
         await self.tree.set_translator(CatalogTranslator())

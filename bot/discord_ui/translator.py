@@ -19,7 +19,9 @@ from collections.abc import Iterator
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+from discord.ext import commands
 
+from bot.discord_ui.cogs import EXTENSIONS
 from bot.i18n import ENGLISH, Text, language_for
 from bot.i18n.extraction import Found, update_catalogs
 
@@ -53,14 +55,14 @@ def _verbatim(string: app_commands.locale_str | None) -> bool:
 
 
 def command_strings() -> Iterator[Found]:
-    """Every string of the bot's slash commands that Discord can show translated."""
-    from bot.discord_ui.app import COGS, create_bot
-    from bot.settings import Settings
+    """Every string of the bot's slash commands that Discord can show translated. The cogs are
+    loaded on a bare ``commands.Bot``: they only keep the client they are given, and the
+    application, which installs this translator, stays out of the tool's imports."""
 
     async def load() -> list[Found]:
-        bot = create_bot(Settings())
+        bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents.none())
         found: list[Found] = []
-        for extension in COGS:
+        for extension in EXTENSIONS:
             await bot.load_extension(extension)
         for command in bot.tree.walk_commands():
             where = f"/{command.qualified_name}"

@@ -11,7 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord_ui.app import COGS, HoldemBot, create_bot
+from bot.discord_ui.app import HoldemBot, create_bot
+from bot.discord_ui.cogs import EXTENSIONS
 from bot.discord_ui.translator import CatalogTranslator
 from bot.settings import Settings
 
@@ -28,7 +29,7 @@ def valid_name(name: str) -> bool:
 @pytest.fixture
 async def bot() -> AsyncIterator[HoldemBot]:
     bot = create_bot(Settings())
-    for extension in COGS:
+    for extension in EXTENSIONS:
         await bot.load_extension(extension)
     yield bot
 
