@@ -95,17 +95,26 @@ def run_discord_bot() -> int:
     return 0
 
 
+def run_offline(command: str, argv: Sequence[str]) -> int:
+    """Run ``play`` or ``replay``; output into a pipe its reader closed (``| head``) ends
+    them quietly with ``CLOSED_PIPE``, never a traceback."""
+    from bot.terminal import main as play_in_terminal
+    from bot.terminal.pipe import CLOSED_PIPE, discard_stdout
+    from bot.terminal.replay_file import main as write_replay
+
+    try:
+        status = (play_in_terminal if command == "play" else write_replay)(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = CLOSED_PIPE
+    return discard_stdout() if status == CLOSED_PIPE else status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
-    if args.command == "play":
-        from bot.terminal import main as play_in_terminal
-
-        return play_in_terminal(rest)
-    if args.command == "replay":
-        from bot.terminal.replay_file import main as write_replay
-
-        return write_replay(rest)
+    if args.command in ("play", "replay"):
+        return run_offline(args.command, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command in (None, "run"):

@@ -108,6 +108,8 @@ class ConsoleNotifier:
         self._news = TournamentNews(user_id)
         self._out_reported = False
         self._paced: tuple[int, int | None, object] | None = None
+        self.output_closed = asyncio.Event()
+        """Set once ``out`` is a pipe its reader closed (``| head``): nobody sees the game."""
 
     @property
     def language(self) -> Language:
@@ -116,9 +118,15 @@ class ConsoleNotifier:
 
     def say(self, text: Message, end: str = "\n") -> None:
         """Print (a ``Text`` in the player's language) and flush, so a pipe sees each line as
-        it happens."""
-        self.out.write(self.language.render(text) + end)
-        self.out.flush()
+        it happens. A closed pipe is not an error of the table that reports (it would stop
+        the table's runner): it sets ``output_closed``, and the game stops."""
+        if self.output_closed.is_set():
+            return
+        try:
+            self.out.write(self.language.render(text) + end)
+            self.out.flush()
+        except BrokenPipeError:
+            self.output_closed.set()
 
     def draw(self, state: TableState) -> None:
         """Print the table while the local player sits at it, unless it looks exactly as it

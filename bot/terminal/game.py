@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import getpass
 import random
+from collections.abc import Awaitable
 from typing import TextIO
 
 from bot.errors import HoldemError, NotEnoughChips, NotSeated
@@ -21,6 +22,7 @@ from bot.terminal.cli import PlayOptions
 from bot.terminal.console_notifier import ConsoleNotifier, Pacing
 from bot.terminal.line_reader import LineReader
 from bot.terminal.menu import help_text
+from bot.terminal.pipe import CLOSED_PIPE
 from bot.terminal.render import Style, signed
 from bot.terminal.session import LocalPlayer
 from bot.terminal.tournament import SitAndGo
@@ -79,7 +81,8 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
         # not this session's gain.
         balance_before = await ledger.balance(GUILD_ID, LOCAL_USER_ID)
         try:
-            status = await _seat_and_play(manager, notifier, bank, options, name, stdin)
+            status = await _unless_output_closes(
+                notifier, _seat_and_play(manager, notifier, bank, options, name, stdin))
         finally:
             await manager.shutdown()
         balance_after = await ledger.balance(GUILD_ID, LOCAL_USER_ID)
@@ -95,6 +98,23 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
         notifier.say(tr("Balance: {balance} chips ({change} this session), kept in {path}.",
                         balance=balance_after, change=change, path=path))
     return status
+
+
+async def _unless_output_closes(notifier: ConsoleNotifier, game: Awaitable[int]) -> int:
+    """Play ``game`` unless the output's reader goes first (``| head -3`` has read enough):
+    then nobody sees the table, so the game stops as Ctrl-C stops it (the shutdown that
+    follows refunds the hand or the tournament) and the status is ``CLOSED_PIPE``."""
+    playing = asyncio.ensure_future(game)
+    closed = asyncio.ensure_future(notifier.output_closed.wait())
+    try:
+        await asyncio.wait({playing, closed}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        closed.cancel()
+        if not playing.done():
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+    return CLOSED_PIPE if notifier.output_closed.is_set() else playing.result()
 
 
 class LedgerBank:

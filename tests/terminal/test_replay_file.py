@@ -14,6 +14,7 @@ from bot.ledger import HandParticipant, Ledger
 from bot.render.replay import render_replay
 from engine.hand_record import RecordedHand
 from engine.replay import apply_actions, hand_with_cards
+from tests.terminal.closed_pipe import run_into_closed_pipe
 
 ROOT = Path(__file__).parents[2]
 GUILD, TABLE, ANN, BO = 1, 5, 21, 22
@@ -110,3 +111,14 @@ def test_an_unknown_lang_is_one_line_and_status_2(database, tmp_path: Path):
     assert ran.returncode == 2
     assert ran.stderr.startswith("error: unknown language 'klingon'")
     assert len(ran.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_its_report_into_a_closed_pipe_ends_quietly(database, tmp_path: Path, run: int):
+    path, hand_id, _ = database
+    out = tmp_path / "hand.gif"
+    status, errors = run_into_closed_pipe(
+        ["replay", str(hand_id), "--database", str(path), "--out", str(out)], lines=0,
+        env={**os.environ, "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""})
+    assert status in (0, 141) and errors == ""
+    assert out.stat().st_size > 0
