@@ -338,6 +338,7 @@ async def test_after_a_restart_hole_cards_go_to_the_dm_channels_kept_in_the_ledg
 
     bot = await club.start_bot(seed=11)
     await seat_two_and_a_bot(club, bot)
+    await bot.notifier.flush()  # the seating's own edit, which lands late on a busy machine
     since = fake.now()
     await start_hand(club, bot, club.bob)
     await play_to_showdown(club, bot, use_slash=False)
