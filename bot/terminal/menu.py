@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from bot.amounts import parse_amount
 from bot.errors import InputError
-from bot.i18n import ENGLISH, Language, Text, tr, tr_c
+from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_c
 from bot.i18n.poker import action_word
 from engine.actions import Action, ActionKind, LegalActions
 
@@ -37,6 +37,12 @@ FOLD, CHECK_OR_CALL, BET_OR_RAISE, ALL_IN = 1, 2, 3, 4
 class MenuError(InputError):
     """Typed input that is not a legal choice now; ``message`` (already in the player's
     language) says what to type instead."""
+
+    def __init__(self, message: Message, amount_for: MenuOption | None = None) -> None:
+        super().__init__(message)
+        self.amount_for = amount_for
+        """The bet or raise whose typed amount was refused: the amount question comes next,
+        so that its hint's "Enter" means what it says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +112,11 @@ def read_choice(legal: LegalActions, text: str,
         raise MenuError(say(tr("Type a number: {numbers}.", numbers=_numbers(legal, language))))
     options = menu_options(legal, language)
     option = _option_named(options, words[0])
+    if option is None and (words[0] in _KINDS_BY_WORD or words[0] in _NUMBERS):
+        # An action of the game, just not one this turn offers: say which ones it does.
+        choices = [f"{option.number} {option.label}" for option in options]
+        raise MenuError(say(tr("'{text}' is not offered now; choose {choices}.",
+                               text=words[0], choices=_one_of(choices, language))))
     if option is None:
         raise MenuError(say(tr("'{text}' is not on the menu; choose {numbers}.",
                                text=_shown(words[0][:20]), numbers=_numbers(legal, language))))
@@ -115,7 +126,10 @@ def read_choice(legal: LegalActions, text: str,
     if not option.needs_amount:
         return Action(option.kind)
     if len(words) == 2:
-        return read_amount(legal, words[1], language)
+        try:
+            return read_amount(legal, words[1], language)
+        except MenuError as error:
+            raise MenuError(error.message, amount_for=option) from None
     return option
 
 
@@ -173,14 +187,21 @@ _SHORTCUTS: tuple[tuple[str, Text | None, tuple[str, ...], tuple[ActionKind, ...
 _KINDS_BY_WORD: dict[str, tuple[ActionKind, ...]] = {
     word: kinds for _, _, words, kinds in _SHORTCUTS for word in words
 }
+_NUMBERS = frozenset(str(number) for number in (FOLD, CHECK_OR_CALL, BET_OR_RAISE, ALL_IN))
 HELP_WORDS = frozenset({"?", "？", "h", "help", "帮助", "幫助"})
 
 
-def help_text(language: Language = ENGLISH) -> str:
-    """The help line, printed once when the player sits down and again on ``?``."""
+def help_text(language: Language = ENGLISH, *, tournament: bool = False) -> str:
+    """The help line, printed once when the player sits down and again on ``?``; in a
+    ``tournament`` ``q`` sits the player out (nobody leaves one with chips)."""
     separator = language.render(tr_c("list separator", ", "))
     shortcuts = separator.join(f"{key} {language.render(meaning)}"
                                for key, meaning, _, _ in _SHORTCUTS if meaning is not None)
+    if tournament:
+        return language.render(tr(
+            "Type a number from the menu or a shortcut: {shortcuts} (words like 'raise 150' "
+            "work too); ? shows this again, q sits you out (you stay in the tournament, your "
+            "hands folded).", shortcuts=shortcuts))
     return language.render(tr(
         "Type a number from the menu or a shortcut: {shortcuts} (words like 'raise 150' work "
         "too); ? shows this again, q leaves the table.", shortcuts=shortcuts))
@@ -205,12 +226,16 @@ def _shown(word: str) -> str:
 
 def _numbers(legal: LegalActions, language: Language) -> str:
     """The menu's numbers as a choice: ``1, 2, 3 or 4``."""
-    numbers = [str(option.number) for option in menu_options(legal)]
-    if len(numbers) == 1:
-        return numbers[0]
+    return _one_of([str(option.number) for option in menu_options(legal)], language)
+
+
+def _one_of(items: list[str], language: Language) -> str:
+    """``items`` as a choice: ``a, b or c``."""
+    if len(items) == 1:
+        return items[0]
     separator = language.render(tr_c("list separator", ", "))
-    return language.render(tr("{numbers} or {last}", numbers=separator.join(numbers[:-1]),
-                              last=numbers[-1]))
+    return language.render(tr("{numbers} or {last}", numbers=separator.join(items[:-1]),
+                              last=items[-1]))
 
 
 __all__ = ["ALL_IN", "BET_OR_RAISE", "CHECK_OR_CALL", "FOLD", "HELP", "HELP_WORDS",

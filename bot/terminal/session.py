@@ -34,7 +34,7 @@ from bot.terminal.menu import (
     read_amount,
     read_choice,
 )
-from engine.actions import Action
+from engine.actions import Action, ActionKind
 
 YES = frozenset({"y", "yes", "是", "好", "要"})
 NO = frozenset({"n", "no", "否", "不", "不要"})
@@ -116,18 +116,30 @@ class LocalPlayer:
         say(tr("Your turn: {amount} to call, pot {pot}.", amount=legal.call_amount, pot=pot)
             if legal.can_call else tr("Your turn: nothing to call, pot {pot}.", pot=pot))
         say("  " + format_menu(menu_options(legal, self._language)))
+        tournament = self._notifier.in_tournament
         while True:
-            line = await self._ask(tr("Your choice (? help, q leaves)"))
+            line = await self._ask(tr("Your choice (? help, q sits out)") if tournament
+                                   else tr("Your choice (? help, q leaves)"))
             if is_leave(line):
                 return False
             if (line or "").strip().lower() in HELP_WORDS:
-                say(help_text(self._language))
+                say(help_text(self._language, tournament=tournament))
                 continue
+            choice: Action | MenuOption
             try:
                 choice = read_choice(legal, line or "", self._language)
             except MenuError as error:
                 say(error.message)
-                continue
+                if error.amount_for is None:
+                    continue
+                choice = error.amount_for
+            if choice == Action(ActionKind.FOLD) and legal.can_check:
+                # As poker sites do: a fold that gives up a free look is asked about once.
+                sure = await self._ask_yes_or_no(tr("Checking is free: fold anyway? y/n"))
+                if sure is None:
+                    return False
+                if not sure:
+                    continue
             if isinstance(choice, MenuOption):
                 amount = await self._ask_amount(request)
                 if amount is None:
@@ -162,7 +174,9 @@ class LocalPlayer:
     async def _answer_run_it_twice(self, request: RunItTwiceRequest) -> bool:
         self._notifier.say(
             tr("No more betting: run the rest of the board twice (half the pot on each)?"))
-        agree = await self._ask_yes_or_no(tr("Run it twice? y/n (q leaves)"))
+        agree = await self._ask_yes_or_no(tr("Run it twice? y/n (q sits out)")
+                                          if self._notifier.in_tournament
+                                          else tr("Run it twice? y/n (q leaves)"))
         if agree is None:
             return False
         try:

@@ -77,7 +77,7 @@ class SitAndGo:
                         "({level}), {structure} structure.", buy_in=settings.buy_in,
                         bots=len(options.bots), level=BOT_LEVELS[options.bots[0]],
                         structure=STRUCTURE_NAMES[settings.structure]))
-        notifier.say(help_text(notifier.language))
+        notifier.say(help_text(notifier.language, tournament=True))
         try:
             await tournaments.start(tournament_id, user_id)
         except HoldemError as error:

@@ -46,6 +46,7 @@ from bot.terminal.menu import (
     MenuError,
     MenuOption,
     amount_prompt,
+    help_text,
     menu_options,
     read_amount,
     read_choice,
@@ -167,14 +168,35 @@ def test_menu_leaves_out_all_in_when_raising_is_closed_and_the_stack_covers_the_
     # Everyone else is all-in for less: calling is all there is, and the engine refuses allin.
     capped = legal(can_raise=False, min_to=0, max_to=0)
     assert [o.number for o in menu_options(capped)] == [1, 2]
-    with pytest.raises(MenuError, match="'a' is not on the menu"):
+    with pytest.raises(MenuError) as refused:
         read_choice(capped, "a")
+    assert refused.value.message == "'a' is not offered now; choose 1 fold or 2 call 20."
+
+
+@pytest.mark.parametrize(("offered", "text"), [
+    (legal(), "x"), (legal(), "check"), (legal(can_raise=False, min_to=0, max_to=0), "4"),
+    (legal(can_raise=False, min_to=0, max_to=0), "r"),
+])
+def test_an_action_not_offered_now_names_the_choices_that_are(
+    offered: LegalActions, text: str
+) -> None:
+    choices = [f"{option.number} {option.label}" for option in menu_options(offered)]
+    expected = f"'{text}' is not offered now; choose {', '.join(choices[:-1])} or {choices[-1]}."
+    with pytest.raises(MenuError) as refused:
+        read_choice(offered, text)
+    assert refused.value.message == expected
 
 
 def test_the_amount_question_says_raise_to_with_enter_capitalised() -> None:
     assert amount_prompt(legal()) == "Raise to 40-1,000 (Enter: 40)> "
     assert amount_prompt(legal(can_bet=True, can_raise=False, min_to=20)) == (
         "Bet 20-1,000 (Enter: 20)> ")
+
+
+def test_in_a_tournament_the_help_line_says_q_sits_you_out() -> None:
+    tournament = help_text(tournament=True)
+    assert "q sits you out" in tournament and "leaves" not in tournament
+    assert tournament.split("; ?")[0] == HELP.split("; ?")[0]  # the same shortcuts
 
 
 def test_the_help_line_lists_each_shortcut_once() -> None:
@@ -196,7 +218,7 @@ def test_menu_choices_by_number_or_word() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("", "Type a number: 1, 2, 3 or 4."),
     ("9", "'9' is not on the menu; choose 1, 2, 3 or 4."),
-    ("check", "'check' is not on the menu"),
+    ("check", "'check' is not offered now; choose 1 fold, 2 call 20"),
     ("2 50", "call takes no amount"),
     ("3 lots", "“lots” is not an amount: type a whole number, like 120; raise to 40-1,000"),
     ("3 30", "30 is out of range; raise to 40-1,000 (Enter: 40)."),
@@ -370,7 +392,7 @@ def test_a_piped_game_shows_every_hand_s_last_action_before_its_result(tmp_path:
     out = io.StringIO()
     status = main(["--fast", "--seed", "3", "--bots", "easy", "--database",
                    str(tmp_path / "holdem.sqlite3")],
-                  stdin=io.StringIO("2\n2\n1\n"), stdout=out, environ={})
+                  stdin=io.StringIO("2\n2\n1\ny\n"), stdout=out, environ={})
     output = out.getvalue()
     assert status == 0
     # Hand 1: the bot folds its small blind, and the big blind's 10 not called comes back.
@@ -475,13 +497,15 @@ class RecordingManager:
 
 
 async def answer(
-    script: str, request: Request, manager: RecordingManager, late_notice: str | None = None
+    script: str, request: Request, manager: RecordingManager, late_notice: str | None = None,
+    *, tournament: bool = False,
 ) -> str:
     """What the local player printed answering ``request`` from ``script``, until leaving;
     ``late_notice`` is told by the table a moment after the request, as the runtime tells a
     busted player after the hand's result."""
     out = io.StringIO()
     notifier = ConsoleNotifier(out, PLAIN, ME)
+    notifier.in_tournament = tournament
     reader = LineReader(io.StringIO(script))
     reader.start()
     notifier.requests.put_nowait(request)
@@ -509,6 +533,55 @@ async def test_bad_choices_and_amounts_are_explained_and_asked_again() -> None:
     assert "'7' is not on the menu; choose 1, 2, 3 or 4." in output
     assert "Raise to 40-1,000 (Enter: 40)> 5000\n" in output
     assert "5,000 is out of range; raise to 40-1,000 (Enter: 40)." in output
+
+
+@pytest.mark.parametrize("typed", ["r 5", "3 5", "raise lots"])
+async def test_after_an_amount_it_refuses_enter_takes_the_minimum_as_its_hint_says(
+    typed: str
+) -> None:
+    manager = RecordingManager()
+    output = await answer(f"{typed}\n\nq\n", my_turn(), manager)
+    assert "raise to 40-1,000 (Enter: 40)." in output
+    assert manager.actions == [Action(ActionKind.RAISE, 40)]
+    assert "Type a number" not in output
+
+
+@pytest.mark.parametrize(("request_for", "prompt"), [
+    ("turn", "Your choice (? help, q sits out)> "),
+    ("run it twice", "Run it twice? y/n (q sits out)> ")])
+async def test_in_a_tournament_the_prompts_say_q_sits_you_out(request_for: str,
+                                                                prompt: str) -> None:
+    request = my_turn() if request_for == "turn" else RunItTwiceRequest(table(), 0.0)
+    output = await answer("?\nq\n", request, RecordingManager(), tournament=True)
+    assert prompt in output and "q leaves" not in output
+    assert request_for != "turn" or help_text(tournament=True) in output
+
+
+def free_check() -> TurnRequest:
+    free = legal(can_check=True, can_call=False, call_amount=0, can_bet=True, can_raise=False,
+                 min_to=20)
+    return TurnRequest(table(), TurnPrompt(seat=0, legal=free, deadline=0.0, pot_total=380,
+                                           turn=Turn(1, 0)))
+
+
+@pytest.mark.parametrize(("script", "actions"), [
+    ("1\ny\n", [Action(ActionKind.FOLD)]),
+    ("f\nn\nx\n", [Action(ActionKind.CHECK)]),
+    ("1\nq\n", []),
+])
+async def test_folding_when_checking_is_free_asks_once_for_confirmation(
+    script: str, actions: list[Action]
+) -> None:
+    manager = RecordingManager()
+    output = await answer(script, free_check(), manager)
+    assert output.count("Checking is free: fold anyway? y/n> ") == 1
+    assert manager.actions == actions
+
+
+async def test_folding_to_a_bet_asks_nothing() -> None:
+    manager = RecordingManager()
+    output = await answer("1\n", my_turn(), manager)
+    assert manager.actions == [Action(ActionKind.FOLD)] and "anyway" not in output
 
 
 async def test_question_mark_shows_the_help_line_again() -> None:
