@@ -21,6 +21,7 @@ see ``bot.i18n.extraction``), so every message id is a literal at its call site.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,16 +74,38 @@ _SOURCE_CATALOG = gettext.NullTranslations()
 _SOURCE_LOCALE = Locale.parse("en")
 
 
+_EDGE = "\x00"
+"""Marks, while a sentence is put together, the ends of the values no catalog entry sees
+beside the words they meet: a list's items (beside its connectors) and a nested message's own
+values (beside the outer sentence)."""
+_IDEOGRAPH = "\u3400-\u9fff\uf900-\ufaff"
+_NUMBER_BESIDE_WORD = re.compile(
+    rf"(?<=\d){_EDGE}+(?=[{_IDEOGRAPH}])|(?<=[{_IDEOGRAPH}]){_EDGE}+(?=\d)")
+
+
 def render(message: Message, catalog: gettext.NullTranslations, locale: Locale) -> str:
     """``message`` through ``catalog``, numbers and lists written as ``locale`` writes them
-    (a ``str`` is already written)."""
+    (a ``str`` is already written).
+
+    Chinese typesetting spaces a number from a Chinese word; a catalog entry does so around
+    its own placeholders, and this does it where a list's connector or the outer sentence
+    meets a number (``1,950 和 1,050``, ``从边池 1 赢得``).
+    """
     if isinstance(message, str):
         return message
-    template = _template(message, catalog)
-    if not message.params:
+    composed = _compose(message, catalog, locale, nested=False)
+    return _NUMBER_BESIDE_WORD.sub(" ", composed).replace(_EDGE, "")
+
+
+def _compose(text: Text, catalog: gettext.NullTranslations, locale: Locale,
+             nested: bool) -> str:
+    """``text`` filled in; ``nested`` when it is itself a value, whose own values the outer
+    catalog entry cannot see, so they are marked for the spacing."""
+    template = _template(text, catalog)
+    if not text.params:
         return template
     return template.format(
-        **{name: _value(value, catalog, locale) for name, value in message.params}
+        **{name: _value(value, catalog, locale, nested) for name, value in text.params}
     )
 
 
@@ -96,16 +119,18 @@ def _template(text: Text, catalog: gettext.NullTranslations) -> str:
     return catalog.gettext(text.msgid)
 
 
-def _value(value: object, catalog: gettext.NullTranslations, locale: Locale) -> str:
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return str(format_decimal(value, locale=locale))
+def _value(value: object, catalog: gettext.NullTranslations, locale: Locale,
+           nested: bool) -> str:
     if isinstance(value, Text):
-        return render(value, catalog, locale)
+        return _compose(value, catalog, locale, nested=True)
     if isinstance(value, Sequence) and not isinstance(value, str):
-        return str(format_list([_value(item, catalog, locale) for item in value], locale=locale))
-    return str(value)
+        items = [_EDGE + _value(item, catalog, locale, nested) + _EDGE for item in value]
+        return str(format_list(items, locale=locale))
+    if isinstance(value, int) and not isinstance(value, bool):
+        shown = str(format_decimal(value, locale=locale))
+    else:
+        shown = str(value)
+    return _EDGE + shown + _EDGE if nested else shown
 
 
 __all__ = ["Message", "Text", "render", "tr", "tr_c", "tr_n"]
