@@ -183,15 +183,30 @@ class HoldemBot(commands.AutoShardedBot):
             log.warning("could not remember the table message of channel %s", channel_id)
 
     async def _sync_commands(self) -> None:
+        """Sync the commands to ``DEV_GUILD_ID`` (shown at once) or globally (within the hour),
+        then clear the copies that servers synced to before still hold: a server that keeps
+        its copies after the switch to global shows every command twice."""
         guild_id = self.settings.dev_guild_id
         if guild_id is None:
             synced = await self.tree.sync()
             log.info("synced %d commands globally (may take up to an hour to show)", len(synced))
-            return
-        guild = discord.Object(guild_id)
-        self.tree.copy_global_to(guild=guild)
-        synced = await self.tree.sync(guild=guild)
-        log.info("synced %d commands to server %s", len(synced), guild_id)
+        else:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to server %s", len(synced), guild_id)
+        kept = {guild_id} if guild_id is not None else set()
+        for former in set(await self.ledger.command_guilds()) - kept:
+            try:
+                await self.tree.sync(guild=discord.Object(former))  # none for it: clears them
+            except (discord.Forbidden, discord.NotFound):
+                log.info("server %s is out of reach; its command copies went with it", former)
+            except discord.HTTPException:
+                log.warning("could not clear the commands synced to server %s", former)
+                kept.add(former)  # tried again at the next start
+            else:
+                log.info("cleared the commands synced to server %s before", former)
+        await self.ledger.save_command_guilds(kept)
 
     async def on_interaction(self, interaction: discord.Interaction[HoldemBot]) -> None:
         """Every interaction tells the member's language, which the notifier keeps for the

@@ -835,6 +835,25 @@ class Ledger:
             user_id, channel_id,
         ))  # fmt: skip
 
+    # ----------------------------------------------------------------- command copies
+
+    async def command_guilds(self) -> list[int]:
+        """The servers the bot's slash commands were last synced to one by one."""
+        found = await self._db.read(lambda: rows("SELECT guild_id FROM command_guilds"))
+        return sorted(int(row[0]) for row in found)
+
+    async def save_command_guilds(self, guild_ids: Collection[int]) -> None:
+        """Replace the servers that hold a copy of the bot's slash commands."""
+        for guild_id in guild_ids:
+            check_id(guild_id, "server")
+
+        def body() -> Script[None]:
+            yield from command("DELETE FROM command_guilds")
+            for guild_id in sorted(set(guild_ids)):
+                yield from command("INSERT INTO command_guilds (guild_id) VALUES (?)", guild_id)
+
+        await self._db.write(body)
+
     # ----------------------------------------------------------------- audit
 
     async def audit(self) -> AuditReport:

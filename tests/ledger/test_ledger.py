@@ -70,7 +70,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
     "guild_settings", "table_messages", "shard_claims", "tournaments", "tournament_entries",
-    "dm_channels",
+    "dm_channels", "command_guilds",
 }  # fmt: skip
 
 
@@ -92,8 +92,9 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "005_hand_replays.sql",
         "006_tournaments.sql",
         "007_dm_channels.sql",
+        "008_command_guilds.sql",
     ]
-    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5, 6, 7]
+    assert [version for version, _ in migration_files(shipped)] == [1, 2, 3, 4, 5, 6, 7, 8]
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
@@ -803,6 +804,18 @@ async def test_dm_channels_are_kept_per_person_and_a_newer_one_replaces_the_olde
     with pytest.raises(InvalidRequest):
         await ledger.save_dm_channel(7, "x")  # type: ignore[arg-type]
     assert await ledger.dm_channel(7) == 3
+
+
+async def test_the_servers_holding_command_copies_are_replaced_as_a_whole(ledger: Ledger) -> None:
+    assert await ledger.command_guilds() == []
+    await ledger.save_command_guilds([1_100_000_000_000_000_001, 5])
+    await ledger.save_command_guilds([5, 9, 9])
+    assert await ledger.command_guilds() == [5, 9]
+    with pytest.raises(InvalidRequest):
+        await ledger.save_command_guilds([0])
+    assert await ledger.command_guilds() == [5, 9]
+    await ledger.save_command_guilds([])
+    assert await ledger.command_guilds() == []
 
 
 def test_two_processes_opening_a_new_file_at_once_apply_each_migration_once(
