@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.process import configure_logging
-from bot.settings import MISSING_TOKEN_HELP, Settings, SettingsError
+from bot.settings import Settings, SettingsError, missing_token_help
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,7 +60,9 @@ def run_discord_bot() -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if settings.token is None:
-        print(MISSING_TOKEN_HELP, file=sys.stderr)
+        from bot.discord_ui.permissions import INVITE_PERMISSIONS
+
+        print(missing_token_help(INVITE_PERMISSIONS.value), file=sys.stderr)
         return 2
     problem = asyncio.run(start_problem(settings))  # before logging: a refusal is one line
     if problem is not None:

@@ -12,10 +12,6 @@ from bot.shards import MAX_SHARDS, ShardSet
 
 DEFAULT_DATABASE_PATH = Path("data") / "holdem.sqlite3"
 
-# View Channel, Send Messages, Embed Links, Attach Files, Read Message History.
-INVITE_PERMISSIONS = 1024 | 2048 | 16384 | 32768 | 65536
-
-
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SNOWFLAKE_DIGITS = 20
 """Discord ids are 64-bit integers: at most 20 decimal digits."""
@@ -189,20 +185,30 @@ def _api_base(text: str) -> str | None:
     return text
 
 
-MISSING_TOKEN_HELP = f"""\
+def missing_token_help(invite_permissions: int) -> str:
+    """What to do without DISCORD_TOKEN; ``invite_permissions`` is the integer of the
+    permissions the bot checks for (``bot.discord_ui.permissions``, which this neutral module
+    cannot import)."""
+    link = ("https://discord.com/oauth2/authorize?client_id=<application id>"
+            f"&scope=bot+applications.commands&permissions={invite_permissions}")
+    return f"""\
 DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
 
 To run it on Discord:
   1. Create an application at https://discord.com/developers/applications,
-     open "Bot", and copy its token.
+     open "Bot", and copy its token. The bot needs no privileged gateway intents.
   2. Invite it to your server: OAuth2 > URL Generator, scopes "bot applications.commands",
-     bot permissions View Channels, Send Messages, Embed Links, Attach Files and
-     Read Message History (permissions integer {INVITE_PERMISSIONS}).
+     bot permissions View Channels, Send Messages, Embed Links, Attach Files,
+     Read Message History, Create Public Threads and Send Messages in Threads
+     (permissions integer {invite_permissions}), or open this link with your application id:
+     {link}
   3. Set the variables and start again:
        export DISCORD_TOKEN=<your bot token>
        export DATABASE_PATH=data/holdem.sqlite3   # optional, this is the default
        export DATABASE_URL=postgresql://user:password@host:5432/holdem  # optional: PostgreSQL
        export DEV_GUILD_ID=<server id>            # optional: instant command sync in one server
+                                                  # (Developer Mode, right-click the server,
+                                                  # Copy Server ID)
        export LOG_LEVEL=INFO                      # optional
        export DISCORD_API_BASE=http://rest-proxy:8080/api/v10  # optional: a shared REST proxy
        export SHARD_COUNT=4 SHARD_IDS=0,1         # optional: run some shards (see README)

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.amounts import check_amount
+from bot.discord_ui.permissions import TABLE_PERMISSIONS
 from bot.discord_ui.player_actions import show_my_cards
 from bot.discord_ui.replies import reply, within_deadline
 from bot.errors import HoldemError, InputError
@@ -26,12 +27,8 @@ LEVEL_NAMES: dict[str, Text] = {"easy": tr("Easy"), "medium": tr("Medium"), "har
 names, which the catalogs translate)."""
 AMOUNT = app_commands.Range[int, 1, 10**12]
 
-# What the bot needs in a channel to show a table there: the live message with its embed and
-# image, and finding that message again after a restart.
 needs_table_permissions = app_commands.checks.bot_has_permissions(
-    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
-    read_message_history=True,
-)
+    **dict.fromkeys(TABLE_PERMISSIONS, True))
 
 
 def _level_name(level: str) -> str:

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_ui.permissions import THREAD_PERMISSIONS, missing
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.discord_ui.tournament_embeds import status_embed
 from bot.errors import HoldemError, InputError
@@ -104,12 +105,9 @@ def _require_threads(interaction: discord.Interaction[HoldemBot]) -> None:
     """A multi-table tournament needs a text channel where the bot may open threads."""
     if isinstance(interaction.channel, discord.Thread):
         raise ThreadsNeedATextChannel()
-    permissions = interaction.app_permissions
-    missing = [name for name, granted in (
-        ("create_public_threads", permissions.create_public_threads),
-        ("send_messages_in_threads", permissions.send_messages_in_threads)) if not granted]
-    if missing:
-        raise app_commands.BotMissingPermissions(missing)
+    lacking = missing(THREAD_PERMISSIONS, interaction.app_permissions)
+    if lacking:
+        raise app_commands.BotMissingPermissions(lacking)
 
 
 class TournamentCog(commands.Cog, name="Tournament"):
