@@ -41,3 +41,15 @@ def test_each_bot_service_runs_its_own_shard_on_the_shared_database() -> None:
         seen.add(settings.shards.ids)
     assert seen == {(0,), (1,)}
     assert "POSTGRES_USER: holdem" in COMPOSE and "POSTGRES_DB: holdem" in COMPOSE
+
+
+def test_the_header_names_every_variable_compose_takes_from_the_host() -> None:
+    header = COMPOSE.split("\n\n", 1)[0]
+    taken = set(re.findall(r"\$\{([A-Z_]+)", COMPOSE))
+    assert {"DISCORD_TOKEN", "POSTGRES_PASSWORD", "DEV_GUILD_ID"} <= taken
+    assert not {name for name in taken if name not in header}, header
+
+
+def test_dev_guild_id_reaches_every_bot_service() -> None:
+    for service in ("bot-shard-0", "bot-shard-1"):
+        assert service_environment(service)["DEV_GUILD_ID"] == ""  # unset: global sync
