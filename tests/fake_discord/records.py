@@ -44,6 +44,8 @@ class RestCall:
     status: int
     time: float
     channel_id: int | None = None
+    size: int = 0
+    """Bytes of the request's body as sent (JSON, or multipart with its files)."""
 
     @property
     def global_limited(self) -> bool:

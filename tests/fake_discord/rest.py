@@ -1,17 +1,21 @@
 """The fake's REST API: the routes discord.py calls, answered like Discord API v10.
 
 Every request is recorded as a ``RestCall`` by a middleware that also parses JSON and
-multipart bodies (``payload_json`` plus ``files[n]`` parts). Errors use Discord's codes:
+multipart bodies (``payload_json`` plus ``files[n]`` parts). Every answer carries Discord's
+rate-limit headers (``RateLimits``): without them discord.py keeps each route at one request in
+flight, and one it thinks exhausted is never reset. Errors use Discord's codes:
 50007 for closed DMs, 40060 for a second answer to one interaction, 10062 for a late one,
 50027 for a webhook call with an interaction token older than 15 minutes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -43,6 +47,41 @@ class Exchange:
 
 
 EXCHANGE = web.RequestKey("exchange", Exchange)
+MAJOR_PARAMETERS = ("channel_id", "guild_id", "app", "token", "interaction_id")
+"""Path parts that give a route a bucket of its own, as Discord's major parameters do."""
+
+
+@dataclass
+class RateLimits:
+    """Discord's per-route rate-limit headers, counted honestly: each bucket (a route, per
+    major parameter) allows ``limit`` requests per ``window`` seconds and says how many are
+    left and when they come back. The limit is generous, so tests are never paced, and the
+    fake never answers 429: it shapes how discord.py sends, it does not refuse."""
+
+    limit: int = 50
+    window: float = 1.0
+    _buckets: dict[tuple[str, ...], tuple[float, int]] = field(default_factory=dict)
+
+    def headers(self, request: web.Request) -> dict[str, str]:
+        """The headers for one more request to the route ``request`` matched."""
+        route = request.match_info.route.resource
+        template = route.canonical if route is not None else request.path
+        bucket = hashlib.sha1(f"{request.method} {template}".encode()).hexdigest()[:16]
+        key = (bucket, *(request.match_info.get(name, "") for name in MAJOR_PARAMETERS))
+        now = time.monotonic()
+        opened, used = self._buckets.get(key, (now, 0))
+        if now - opened >= self.window:
+            opened, used = now, 0
+        used += 1
+        self._buckets[key] = (opened, used)
+        reset_after = max(0.0, opened + self.window - now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - used)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": bucket,
+        }
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -64,6 +103,7 @@ class RestApi:
         self.world = world
         self.interaction_deadline = interaction_deadline
         self._dispatch = dispatch
+        self.rate_limits = RateLimits()
 
     def install(self, app: web.Application) -> None:
         app.middlewares.extend((self._record, self._check_token))
@@ -110,6 +150,8 @@ class RestApi:
             log.warning("fake Discord has no route for %s %s", request.method, request.path)
             exchange.kind = CallKind.UNHANDLED
             response = error_response(404, 0, "404: Not Found")
+        if request.path.startswith(API_PREFIX):
+            response.headers.update(self.rate_limits.headers(request))
         self.world.calls.append(RestCall(
             method=request.method,
             path=request.path.removeprefix(API_PREFIX),
@@ -119,6 +161,7 @@ class RestApi:
             status=response.status,
             time=self.world.elapsed(),
             channel_id=exchange.channel_id,
+            size=request.content_length or 0,
         ))
         return response
 

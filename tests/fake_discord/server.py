@@ -304,7 +304,7 @@ class FakeDiscord:
             user_id=user_id, channel_id=channel.id, created=world.elapsed(),
             source_message_id=source.id if source else None,
         )
-        world.interactions[record.id] = record
+        world.add_interaction(record)
         payload = payloads.interaction_payload(
             interaction_id=record.id, application_id=world.application_id,
             interaction_type=interaction_type, token=record.token, data=data,

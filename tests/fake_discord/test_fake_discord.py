@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from fake_discord import CallKind, FakeDiscord, InteractionRefused, NotAnswered
 from fake_discord.records import FakeGuild
+from fake_discord.rest import RateLimits
 
 PNG_BYTES = b"\x89PNG\r\n\x1a\nfake image"
 
@@ -240,6 +241,25 @@ async def test_calls_are_told_global_limited_or_exempt_and_old_tokens_fail(scene
             assert (late.status, (await late.json())["code"]) == (401, 50027)
     assert fake.message(table_id).content == "edited"
     assert [call.global_limited for call in fake.calls[-2:]] == [False, False]
+
+
+async def test_answers_carry_rate_limit_headers_counted_per_bucket(scene: Scene) -> None:
+    """discord.py runs requests of one route concurrently only when Discord's headers say how
+    many are left; each channel's messages are a bucket of their own."""
+    base = f"{scene.fake.api_base}/channels"
+    async with aiohttp.ClientSession() as session:
+        seen = []
+        for channel in (scene.channel, scene.channel, scene.guild.channel("lobby")):
+            async with session.post(f"{base}/{channel}/messages", json={"content": "hi"}) as sent:
+                assert sent.status == 200
+                seen.append(sent.headers)
+    limit = int(seen[0]["X-RateLimit-Limit"])
+    assert [int(headers["X-RateLimit-Remaining"]) for headers in seen] == [
+        limit - 1, limit - 2, limit - 1]
+    assert len({headers["X-RateLimit-Bucket"] for headers in seen}) == 1
+    assert 0 <= float(seen[0]["X-RateLimit-Reset-After"]) <= RateLimits.window
+    assert float(seen[0]["X-RateLimit-Reset"]) > 1e9
+    assert scene.fake.calls[-1].size == len(b'{"content": "hi"}')
 
 
 class ThreadBot(commands.Bot):

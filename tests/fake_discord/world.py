@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import payloads
@@ -52,8 +53,12 @@ class World:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, StoredMessage] = {}
         self.interactions: dict[int, InteractionRecord] = {}
+        self._interactions_by_token: dict[str, InteractionRecord] = {}
         self.commands: dict[int | None, list[JSON]] = {}
         self.calls: list[RestCall] = []
+        self.message_listeners: list[Callable[[StoredMessage], None]] = []
+        """Called with every message the bot creates or edits, as it is then: lets a simulated
+        client react to a change (a benchmark's people) instead of polling for it."""
 
     @property
     def application_id(self) -> int:
@@ -169,6 +174,7 @@ class World:
         )
         message.attachments = self._new_attachments(body.get("attachments"), files)
         self.messages[message.id] = message
+        self._changed(message)
         return message
 
     def edit_message(self, message: StoredMessage, body: JSON, files: list[UploadedFile]) -> None:
@@ -189,6 +195,11 @@ class World:
             message.attachments = kept + self._new_attachments(uploads or None, files)
         message.edit_count += 1
         message.edited_at = payloads.timestamp()
+        self._changed(message)
+
+    def _changed(self, message: StoredMessage) -> None:
+        for listener in self.message_listeners:
+            listener(message)
 
     def _new_attachments(
         self, listed: list[JSON] | None, files: list[UploadedFile]
@@ -234,6 +245,9 @@ class World:
         self.channels[thread.id] = thread
         return thread
 
+    def add_interaction(self, record: InteractionRecord) -> None:
+        self.interactions[record.id] = record
+        self._interactions_by_token[record.token] = record
+
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
-        return next((record for record in self.interactions.values() if record.token == token),
-                    None)
+        return self._interactions_by_token.get(token)
