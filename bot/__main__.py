@@ -17,7 +17,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="No-Limit Texas Hold'em for Discord. Without a sub-command, runs the bot.",
     )
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser("run", help="run the Discord bot (the default)")
+    commands.add_parser(
+        "run", help="run the Discord bot (the default)",
+        description="Run the Discord bot until it is stopped, with the settings of the "
+        "environment variables: DISCORD_TOKEN, and those README lists under Configuration. "
+        "Without DISCORD_TOKEN it says how to set the bot up.",
+    )
     commands.add_parser(
         "play", add_help=False, help="play offline in the terminal against bots (play --help)"
     )

@@ -112,6 +112,9 @@ class HoldemBot(commands.AutoShardedBot):
     lost_claim: ShardClaimLost | None = None
 
     def __init__(self, settings: Settings, options: BotOptions) -> None:
+        # The bot plays no audio: discord.py's switches for its warnings that the voice
+        # libraries (PyNaCl, davey) are missing, which it would log at every start.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             shard_count=settings.shards.count,
             shard_ids=list(settings.shards.ids),
