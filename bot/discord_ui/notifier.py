@@ -34,7 +34,7 @@ from typing import Literal, Protocol, TypeVar
 import discord
 
 from bot.discord_ui.edit_coalescer import EditCoalescer
-from bot.discord_ui.embeds import TABLE_COLOUR, hole_cards_text
+from bot.discord_ui.embeds import TABLE_COLOUR, channel_link, countdown, hole_cards_text
 from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
 from bot.discord_ui.tournament_embeds import results_embed, status_embed
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
@@ -190,7 +190,7 @@ class DiscordNotifier:
     async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
         language = self.person_language(user_id, channel_id)
         self._deliver(self._direct_message(
-            user_id, f"<#{channel_id}>: {language.render(message)}", notice=message))
+            user_id, f"{channel_link(channel_id)}: {language.render(message)}", notice=message))
 
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float
@@ -205,7 +205,7 @@ class DiscordNotifier:
             language.render(tr(
                 "{players}: you are all-in. Run the rest of the board twice? Everyone must "
                 "agree; the question closes {countdown}.", players=mentions,
-                countdown=f"<t:{int(deadline)}:R>")),
+                countdown=countdown(deadline))),
             view=RunItTwiceQuestion(state.hand_id or 0, language),
             allowed_mentions=discord.AllowedMentions(users=True),
         )

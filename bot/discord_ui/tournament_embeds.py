@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.discord_ui.embeds import plain
+from bot.discord_ui.embeds import channel_link, countdown, plain
 from bot.errors import HoldemError
 from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_c, tr_n
 from bot.tables.tournament_status import (
@@ -62,7 +62,7 @@ def blinds_text(status: TournamentStatus) -> Text:
 def next_level_text(status: TournamentStatus) -> Message:
     """When the blinds rise next: a relative Discord time, or a number of hands."""
     if status.next_level_at is not None:
-        return f"<t:{int(status.next_level_at)}:R>"
+        return countdown(status.next_level_at)
     if status.next_level_in_hands is not None:
         return tr_n("in {count} hand", "in {count} hands", status.next_level_in_hands)
     if status.phase is TournamentPhase.REGISTERING:
@@ -120,7 +120,7 @@ def _entrant_line(entrant: EntrantStatus, status: TournamentStatus, language: La
             line = tr("{line} — {prize} chips", line=line, prize=entrant.prize)
         return language.render(line)
     if status.phase is TournamentPhase.RUNNING:
-        where = f" · <#{entrant.table_channel_id}>" if (
+        where = f" · {channel_link(entrant.table_channel_id)}" if (
             entrant.table_channel_id is not None and len(status.table_channel_ids) > 1) else ""
         return language.render(tr("{name}: {chips}", name=name, chips=entrant.chips)) + where
     return name
@@ -171,7 +171,8 @@ def status_embed(status: TournamentStatus, language: Language = ENGLISH) -> disc
                     inline=False)
     if len(status.table_channel_ids) > 1 and status.phase is TournamentPhase.RUNNING:
         embed.add_field(name=say(tr("Tables")), value=_lines(
-            [f"<#{channel}>" for channel in status.table_channel_ids], language), inline=False)
+            [channel_link(channel) for channel in status.table_channel_ids], language),
+            inline=False)
     lines = [_entrant_line(entrant, status, language) for entrant in status.entrants]
     embed.add_field(name=say(tr("Entrants ({count})", count=status.entrant_count)),
                     value=_lines(lines, language), inline=False)

@@ -519,10 +519,10 @@ class TournamentManager:
             for seat, _ in busted:
                 if seat.user_id is not None:
                     best, worst = places[seat.key]
+                    place = best if best == worst else f"{best}–{worst}"
                     await self._tell(table.channel_id, seat.user_id, tr(
                         "You are out of the tournament in place {place} of {entrants}.",
-                        place=best if best == worst else f"{best}–{worst}",
-                        entrants=len(standings.players)))
+                        place=place, entrants=len(standings.players)))
         if standings.is_finished:
             await self._finish(tournament)
             return

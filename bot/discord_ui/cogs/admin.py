@@ -152,10 +152,10 @@ def settings_embed(settings: TableSettings, title: Message,
     embed.add_field(name=render(tr("Seats")), value=render(tr(
         "{seats} (bots: at most {bots})", seats=settings.max_seats, bots=settings.bot_limit)))
     embed.add_field(name=render(tr("Turn timer")), value=render(tr(
-        "{seconds} s", seconds=f"{settings.turn_timeout:g}")))
+        "{seconds} s", seconds=format(settings.turn_timeout, "g"))))
     embed.add_field(name=render(tr("Bot delay")), value=render(tr(
-        "{low} to {high} s", low=f"{settings.bot_delay_min:g}",
-        high=f"{settings.bot_delay_max:g}")))
+        "{low} to {high} s", low=format(settings.bot_delay_min, "g"),
+        high=format(settings.bot_delay_max, "g"))))
     embed.add_field(name=render(tr("Language")), value=render(_language_text(
         settings.language, table_language)))
     embed.add_field(name=render(tr("Tournament creators")), value=render(
