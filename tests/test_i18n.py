@@ -18,8 +18,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.discord_ui.translator import command_strings
-from bot.i18n import ENGLISH, language_for, languages, tr, tr_n
-from bot.i18n.extraction import LOCALES, Found, messages_in_code
+from bot.i18n import ENGLISH, extraction, language_for, languages, tr, tr_n
+from bot.i18n.extraction import LOCALES, Found, messages_in_code, update_catalogs
 from bot.i18n.languages import load_languages
 from bot.i18n.poker import action_word, hand_name, street_name
 from engine.actions import ActionKind, Street
@@ -243,3 +243,26 @@ def test_poker_words_as_players_of_each_language_say_them(tag: str, words: list[
 def test_english_is_the_message_itself() -> None:
     assert ENGLISH.render(tr("The table is full ({seats} seats).", seats=9)) == \
         "The table is full (9 seats)."
+
+
+def test_updating_the_catalogs_keeps_their_headers_and_warns_of_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str],
+    all_messages: list[Found],
+) -> None:
+    """``python -m bot.discord_ui.translator`` changes only entries: not the header's
+    Generated-By line when Babel was upgraded, and it warns of nothing in the code."""
+    def header(path: Path) -> bytes:
+        return path.read_bytes().split(b"\n\n", 1)[0]
+
+    for path in LOCALES.glob("*.po"):
+        shutil.copy(path, tmp_path / path.name)
+    monkeypatch.setattr(extraction, "LOCALES", tmp_path)
+    capfd.readouterr()
+    written = update_catalogs(list(command_strings()))
+    assert capfd.readouterr().err == ""
+    assert {path.name for path in written} == {path.name for path in LOCALES.glob("*.po")}
+    for path in written:
+        assert header(path) == header(LOCALES / path.name)
+    once = {path: path.read_bytes() for path in written}
+    update_catalogs(list(command_strings()))
+    assert {path: path.read_bytes() for path in written} == once

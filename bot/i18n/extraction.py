@@ -11,6 +11,7 @@ header and translate it.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ KEYWORDS = {"tr": None, "tr_n": (1, 2), "tr_c": ((1, "c"), 2)}
 """The markers and where their message ids are (Babel's keyword spec)."""
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 LOCALES = Path(__file__).resolve().parent / "locales"
+GENERATED_BY = re.compile(rb'^"Generated-By: [^"\n]*"$', re.MULTILINE)
+"""The header line naming the Babel version that wrote a catalog."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +61,8 @@ def update_catalogs(extra: list[Found]) -> list[Path]:
     pot = template([*messages_in_code(), *extra])
     written = []
     for path in sorted(LOCALES.glob("*.po")):
-        with path.open("rb") as file:
-            catalog = read_po(file, locale=path.stem)
+        original = path.read_bytes()
+        catalog = read_po(io.BytesIO(original), locale=path.stem)
         created = catalog.creation_date
         catalog.update(pot, no_fuzzy_matching=True)
         # Only the entries change: the header stays as it was, so a rerun rewrites nothing.
@@ -69,6 +72,10 @@ def update_catalogs(extra: list[Found]) -> list[Path]:
         catalog.language_team = path.stem
         updated = io.BytesIO()
         write_po(updated, catalog, width=100, ignore_obsolete=True, include_lineno=False)
-        path.write_bytes(updated.getvalue())
+        # Babel writes its own version there: keep the file's, or every upgrade rewrites it.
+        kept = GENERATED_BY.search(original)
+        text = updated.getvalue()
+        path.write_bytes(GENERATED_BY.sub(lambda _: kept.group(), text, count=1) if kept
+                         else text)
         written.append(path)
     return written
