@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         "play", add_help=False, help="play offline in the terminal against bots (play --help)"
     )
     commands.add_parser(
-        "replay", add_help=False, help="write a finished hand's replay as a GIF (replay --help)"
+        "replay", add_help=False,
+        help="write a finished hand's replay as a GIF or its result as a PNG (replay --help)"
     )
     return parser
 

@@ -66,13 +66,13 @@ def parse_bots(text: str, language: Language = ENGLISH) -> tuple[str, ...]:
     """Read ``easy,medium,hard``: one level per bot opponent, in seating order."""
     levels = tuple(word.strip().lower() for word in text.split(",") if word.strip())
     if not levels:
-        raise _refusal(language, tr("name at least one bot, like 'easy,medium,hard'"))
+        raise refusal(language, tr("name at least one bot, like 'easy,medium,hard'"))
     unknown = [level for level in levels if level not in BOT_LEVELS]
     if unknown:
-        raise _refusal(language, tr("unknown bot level '{level}': use {levels}",
+        raise refusal(language, tr("unknown bot level '{level}': use {levels}",
                                     level=unknown[0][:20], levels=", ".join(BOT_LEVELS)))
     if len(levels) > MAX_BOTS:
-        raise _refusal(language, tr("at most {count} bots fit at the table", count=MAX_BOTS))
+        raise refusal(language, tr("at most {count} bots fit at the table", count=MAX_BOTS))
     return levels
 
 
@@ -80,7 +80,7 @@ def parse_structure(text: str, language: Language = ENGLISH) -> str:
     """Read a blind structure preset name: ``turbo``, ``regular`` or ``deep``."""
     name = text.strip().lower()
     if name not in STRUCTURES:
-        raise _refusal(language, tr("unknown blind structure '{name}': use {structures}",
+        raise refusal(language, tr("unknown blind structure '{name}': use {structures}",
                                     name=text[:20], structures=", ".join(STRUCTURES)))
     return name
 
@@ -93,10 +93,10 @@ def parse_blinds(text: str, language: Language = ENGLISH) -> tuple[int, int]:
     except InputError:
         small = big = 0
     if not slash or not small:
-        raise _refusal(language, tr("'{text}' is not blinds: write them like '10/20'",
+        raise refusal(language, tr("'{text}' is not blinds: write them like '10/20'",
                                     text=text[:20]))
     if small > big:
-        raise _refusal(language, tr("the small blind must be at most the big blind"))
+        raise refusal(language, tr("the small blind must be at most the big blind"))
     return small, big
 
 
@@ -104,7 +104,7 @@ def _positive_int(text: str, language: Language = ENGLISH) -> int:
     try:
         return parse_amount(text)
     except InputError:
-        raise _refusal(language, tr("'{text}' is not a positive whole number of chips",
+        raise refusal(language, tr("'{text}' is not a positive whole number of chips",
                                     text=text[:20])) from None
 
 
@@ -112,15 +112,15 @@ def _seed(text: str, language: Language = ENGLISH) -> int:
     try:
         return int(text)
     except ValueError:
-        raise _refusal(language, tr("'{text}' is not a whole number", text=text[:20])) from None
+        raise refusal(language, tr("'{text}' is not a whole number", text=text[:20])) from None
 
 
-def _refusal(language: Language, message: Text) -> argparse.ArgumentTypeError:
+def refusal(language: Language, message: Text) -> argparse.ArgumentTypeError:
     """What argparse prints after the option's name, in the player's language."""
     return argparse.ArgumentTypeError(language.render(message))
 
 
-def _in(language: Language, read: Callable[[str, Language], T]) -> Callable[[str], T]:
+def localized(language: Language, read: Callable[[str, Language], T]) -> Callable[[str], T]:
     """``read`` with its refusals in ``language``, as an argparse ``type``."""
     def typed(text: str) -> T:
         return read(text, language)
@@ -140,19 +140,19 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
                            "Discord.")),
     )
     parser.add_argument(
-        "--bots", type=_in(language, parse_bots), default=None, metavar="LEVELS",
+        "--bots", type=localized(language, parse_bots), default=None, metavar="LEVELS",
         help=say(tr("bot opponents, comma separated levels (default: {levels}; in a "
                     "tournament: {tournament_levels}, all of one level)",
                     levels=",".join(DEFAULT_BOTS),
                     tournament_levels=",".join(DEFAULT_TOURNAMENT_BOTS))),
     )
     parser.add_argument(
-        "--blinds", type=_in(language, parse_blinds), default=DEFAULT_BLINDS,
+        "--blinds", type=localized(language, parse_blinds), default=DEFAULT_BLINDS,
         metavar="SMALL/BIG", help=say(tr("small and big blind (default: {blinds})",
                                          blinds="{}/{}".format(*DEFAULT_BLINDS))),
     )
     parser.add_argument(
-        "--buy-in", type=_in(language, _positive_int), default=None, metavar="CHIPS",
+        "--buy-in", type=localized(language, _positive_int), default=None, metavar="CHIPS",
         help=say(tr("chips to bring to the table (default: the table's standard buy-in); "
                     "in a tournament, its buy-in (default: {chips})",
                     chips=DEFAULT_TOURNAMENT_BUY_IN)),
@@ -164,13 +164,13 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
                     "the last players standing share the prize pool")),
     )
     parser.add_argument(
-        "--structure", type=_in(language, parse_structure), default=DEFAULT_STRUCTURE,
+        "--structure", type=localized(language, parse_structure), default=DEFAULT_STRUCTURE,
         metavar="NAME",
         help=say(tr("the tournament's blind structure: {structures} (default: {structure})",
                     structures=", ".join(STRUCTURES), structure=DEFAULT_STRUCTURE)),
     )
     parser.add_argument(
-        "--stack", type=_in(language, _positive_int), default=DEFAULT_STARTING_STACK,
+        "--stack", type=localized(language, _positive_int), default=DEFAULT_STARTING_STACK,
         metavar="CHIPS",
         help=say(tr("the tournament's starting stack (default: {chips})",
                     chips=DEFAULT_STARTING_STACK)),
@@ -181,7 +181,7 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
                     "e.g. {folder})", file=DATABASE_FILE, folder="~/.local/share/" + APP_NAME)),
     )
     parser.add_argument(
-        "--seed", type=_in(language, _seed), default=None, metavar="N",
+        "--seed", type=localized(language, _seed), default=None, metavar="N",
         help=say(tr("shuffle with a seeded generator, for a reproducible game")),
     )
     parser.add_argument("--fast", action="store_true",
