@@ -24,12 +24,14 @@ without any CJK font the bundled font draws what it can, as before.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.cache import BoundedCache
 from bot.render.card_faces import font
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -67,6 +69,11 @@ SYMBOL_FONTS: tuple[tuple[str, int], ...] = (
     ("C:/Windows/Fonts/seguisym.ttf", 0),
 )
 """Fonts with symbols and monochrome emoji, tried after the CJK font."""
+
+MASKS_BUDGET = 4 * 1024 * 1024
+"""Bytes of rendered lines kept (``_draw_run``): a line is about 1.9 KB (``benchmarks.render``,
+50 tables: 617 lines in 1.2 MB), so some 2,000 lines, the names and amounts of a few hundred
+tables."""
 
 _PROBE_SIZE = 24
 _MISSING = "\U0010fffd"
@@ -171,6 +178,16 @@ def _run_length(index: int, part: str, size: int) -> float:
     return font_chain(size)[index].getlength(part)
 
 
+@lru_cache(maxsize=64)
+def line_extent(size: int) -> tuple[int, int]:
+    """The most any font of the chain at ``size`` reaches above and below the baseline
+    (ascent, descent): the room a line of any script needs."""
+    metrics = [face.getmetrics() for face in font_chain(size)
+               if isinstance(face, ImageFont.FreeTypeFont)]
+    return max((metric[0] for metric in metrics), default=size), \
+        max((metric[1] for metric in metrics), default=0)
+
+
 def fit_text(text: str, size: int, width: float) -> str:
     """``text`` if it is at most ``width`` pixels wide at ``size``, else its longest prefix
     that fits with an ellipsis after it."""
@@ -196,8 +213,8 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
     cut = runs(text)
     chain = font_chain(size)
     if len(cut) <= 1 and (not cut or cut[0][0] == 0):  # the bundled font alone, as before
-        draw.text(xy, "".join(part for _, part in cut), font=chain[0], fill=fill,
-                  anchor=anchor, stroke_width=stroke_width, stroke_fill=stroke_fill)
+        _draw_run(draw, xy, "".join(part for _, part in cut), chain[0], fill, anchor,
+                  stroke_width, stroke_fill)
         return
     faces = [chain[index] for index, _ in cut]
     widths = [_run_length(index, part, size) for index, part in cut]
@@ -205,9 +222,42 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
     x -= {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}[anchor[0]]
     baseline = y + _baseline_offset(anchor[1], faces, [part for _, part in cut], stroke_width)
     for face, (_, part), width in zip(faces, cut, widths, strict=True):
-        draw.text((x, baseline), part, font=face, fill=fill, anchor="ls",
-                  stroke_width=stroke_width, stroke_fill=stroke_fill)
+        _draw_run(draw, (x, baseline), part, face, fill, anchor="ls", stroke_width=stroke_width,
+                  stroke_fill=stroke_fill)
         x += width
+
+
+def _draw_run(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font,
+              fill: Colour, anchor: str, stroke_width: int, stroke_fill: Colour | None) -> None:
+    """``draw.text(xy, text, font=face, ...)`` for one line, with the glyphs' masks kept
+    (``_masks``): FreeType renders every glyph afresh on each call, about 0.02 ms a letter,
+    and a table draws the same names and amounts at every update. Blending a mask with
+    ``draw.bitmap`` is what ``draw.text`` does with it, so the pixels are the same."""
+    if not isinstance(face, ImageFont.FreeTypeFont):  # a bitmap font: nothing to keep
+        draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke_width,
+                  stroke_fill=stroke_fill)
+        return
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    stroke = stroke_fill if stroke_fill is not None else fill
+    passes = [(0, fill)] if not stroke_width else \
+        [(stroke_width, stroke)] + ([(0, fill)] if fill != stroke else [])
+    for width, colour in passes:  # as draw.text: the outline, then the letters over it
+        key = (face, text, anchor, width, start, draw.fontmode)
+        mask, (left, top) = _masks.get(key, partial(_mask, *key))
+        draw.bitmap((int(x) + left, int(y) + top), mask, fill=colour)
+
+
+def _mask(face: ImageFont.FreeTypeFont, text: str, anchor: str, stroke_width: int,
+          start: tuple[float, float], mode: str) -> tuple[Image.Image, tuple[int, int]]:
+    core, offset = face.getmask2(text, mode, stroke_width=stroke_width, anchor=anchor,
+                                 start=start, stroke_filled=True)
+    return Image.frombytes(core.mode, core.size, bytes(core)), offset
+
+
+_masks: BoundedCache[tuple[ImageFont.FreeTypeFont, str, str, int, tuple[float, float], str],
+                     tuple[Image.Image, tuple[int, int]]] = \
+    BoundedCache(lambda mask: mask[0].width * mask[0].height + 200, MASKS_BUDGET)
 
 
 def _baseline_offset(vertical: str, faces: Sequence[Font], parts: Sequence[str],
@@ -225,4 +275,5 @@ def _baseline_offset(vertical: str, faces: Sequence[Font], parts: Sequence[str],
 
 
 __all__ = ["CJK_FONTS", "SYMBOL_FONTS", "cjk_font_path", "draw_text", "drawable",
-           "fallback_fonts", "fit_text", "font_chain", "font_index", "runs", "text_length"]
+           "fallback_fonts", "fit_text", "font_chain", "font_index", "line_extent", "runs",
+           "text_length"]

@@ -1,24 +1,48 @@
 """The table as a PNG for the channel: felt, seats, bets, button, board, pots, whose turn.
 
 It draws only ``TableState``, which is public: hole cards appear only when shown at showdown
-(``SeatState.shown_cards``), with the hand they make. The felt is drawn once and reused.
+(``SeatState.shown_cards``), with the hand they make.
+
+The picture is drawn for every edit of every table's message, so it is composed rather than
+drawn: ``table_pieces`` turns a state into pieces, frozen records of what each part shows (the
+header, the board, the pots, a seat's plate, its cards, chips and button, the last action's
+line). A piece is drawn once, in RGB on the felt where it sits, reduced to one fixed palette
+(``palette``) and kept as the pixels it changes; a picture is the felt in that palette with
+its pieces pasted in order. An edit redraws only the pieces that changed (the seat that acted,
+the seat to act, the bet, the line), and since the palette is fixed there is no colour
+reduction of the whole frame. Equal pieces make equal bytes, so ``table_image_key`` tells the
+front end, before drawing, that the picture on the message is still right.
+``python -m benchmarks.render`` measures it.
 """
 
 from __future__ import annotations
 
-import io
+import hashlib
 import math
-from collections.abc import Collection, Sequence
-from functools import lru_cache
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache, partial
+from typing import Protocol
 
+import numpy as np
 from PIL import Image, ImageDraw
 
-from bot.i18n import ENGLISH, Language, tr
+from bot.i18n import ENGLISH, Language, Text, tr
 from bot.i18n.poker import hand_name as hand_name_text
 from bot.i18n.poker import street_name
-from bot.render.card_faces import card_back, card_face
-from bot.render.fonts import draw_text, fit_text
+from bot.render.banded_png import BandedPng
+from bot.render.cache import BoundedCache
+from bot.render.card_faces import (
+    BACK_COLOUR,
+    EDGE_COLOUR,
+    FACE_COLOUR,
+    SUIT_COLOURS,
+    card_back,
+    card_face,
+)
+from bot.render.fonts import Colour, draw_text, fit_text, line_extent, text_length
 from bot.tables.notifier import PotState, SeatState, TableState
+from engine.cards import Card, parse_cards
 from engine.evaluator import evaluate
 
 WIDTH, HEIGHT = 800, 450
@@ -42,37 +66,64 @@ TO_ACT = (255, 200, 40)
 CHIP = (220, 60, 50)
 BUTTON = (236, 214, 160)
 ALL_IN = (220, 60, 50)
+PLATE_EDGE = (90, 95, 100)
+
+PIECES_BUDGET = 48 * 1024 * 1024
+"""Bytes of drawn pieces kept for all tables of the process. A piece takes 16 KB on average
+(``benchmarks.render``, 50 tables: 1,297 pieces in 20.5 MB) and a picture has about 15, so
+the pieces of some 200 tables' pictures stay drawn; with more tables than that, more pieces
+are drawn again (more CPU), in the same memory."""
+BAND_ROWS = 32
+BAND_LEVEL = 6
+"""How the PNG is compressed (``banded_png``): bands of 32 rows at zlib level 6, each band
+once per content. Encoding alone, per picture of ``benchmarks.render``'s hands (30 tables,
+tiles drawn already, median of 3 rounds): 32 rows at level 6 1.15 ms and 9.1 KB, at level 4
+0.77 ms and 11.3 KB; 16 rows at level 6 1.34 ms and 9.7 KB, at level 1 0.79 ms and 14.2 KB;
+the whole picture at once at level 1 (as before) 1.49 ms and 14.0 KB, at level 6 4.2 ms and
+9.0 KB. So level 6 in bands of 32 rows: the bytes of level 6 for the time of level 1."""
+BANDS_BUDGET = 8 * 1024 * 1024
+"""Bytes of compressed bands kept: a band is about 1 KB (50 tables: 3,135 bands in 3.3 MB) and
+a picture has 15, so some 500 tables' pictures."""
+
+Box = tuple[int, int, int, int]
 
 
 def render_table(state: TableState, *, language: Language = ENGLISH) -> bytes:
     """PNG (800x450) of the table as everyone in the channel may see it, its words in
-    ``language`` (the channel's)."""
-    # A 256-colour palette looks the same here and encodes twice as fast as RGB.
-    palette = draw_table(state, language=language).quantize(256, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    ``language`` (the channel's). Equal ``table_image_key`` give equal bytes."""
+    image, bands = _compose(table_pieces(state, language=language))
+    return _encoder().encode(image, bands)
+
+
+def table_image_key(state: TableState, *, language: Language = ENGLISH) -> str:
+    """What ``render_table(state, language=language)`` would draw, as a short digest: when it
+    equals the key of the picture already on the message, the picture has not changed and
+    need be neither drawn nor uploaded again. Costs a few microseconds a seat; stable across
+    processes of the same version of this module."""
+    pieces = repr(table_pieces(state, language=language)).encode()
+    return hashlib.blake2b(pieces, digest_size=12).hexdigest()
 
 
 def draw_table(state: TableState, face_down: Collection[int] = (), *,
                language: Language = ENGLISH) -> Image.Image:
     """The table (RGB, 800x450) with ``state``'s seats, board and pots, its words in
-    ``language``. Seats in ``face_down`` (dealt in, cards not shown to this viewer) get two
+    ``language``, drawn in full colour (for the replay, whose frames share a palette of
+    their own). Seats in ``face_down`` (dealt in, cards not shown to this viewer) get two
     card backs in the place where shown cards go (``hole_card_boxes``), so a replay shows who
     still holds cards."""
+    return _draw_pieces(table_pieces(state, face_down, language=language))
+
+
+def _draw_pieces(pieces: Iterable[Piece]) -> Image.Image:
+    """``pieces`` drawn in order on the felt, in RGB."""
     image = _felt().copy()
-    draw = ImageDraw.Draw(image)
-    _draw_header(draw, state, language)
-    _draw_board(image, draw, state)
-    _draw_pots(draw, state.pots, state.pot_total, language)
-    hand_names = shown_hand_names(state, language=language)
-    for seat in state.seats:
-        _draw_seat(image, draw, state, seat, hand_names.get(seat.seat), seat.seat in face_down,
-                   language)
+    canvas = Canvas(image, (0, 0))
+    for piece in pieces:
+        piece.paint(canvas)
     return image.convert("RGB")
 
 
-@lru_cache(maxsize=1)
+@cache
 def _felt() -> Image.Image:
     """The static layer: background, rail and felt."""
     image = Image.new("RGBA", (WIDTH, HEIGHT), BACKGROUND)
@@ -84,6 +135,200 @@ def _felt() -> Image.Image:
     return image
 
 
+class Canvas:
+    """The RGBA picture of the part of the table whose top left corner is ``origin``: pieces
+    draw on it in the table's coordinates."""
+
+    def __init__(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self._x, self._y = origin
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the table on this picture."""
+        return x - self._x, y - self._y
+
+    def box(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """A box of the table on this picture."""
+        return box[0] - self._x, box[1] - self._y, box[2] - self._x, box[3] - self._y
+
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fill: Colour,
+             anchor: str = "la", stroke_width: int = 0,
+             stroke_fill: Colour | None = None) -> None:
+        """``fonts.draw_text`` at a point of the table."""
+        draw_text(self.draw, self.at(*xy), text, size=size, fill=fill, anchor=anchor,
+                  stroke_width=stroke_width, stroke_fill=stroke_fill)
+
+    def card(self, sprite: Image.Image, xy: tuple[int, int]) -> None:
+        """A card sprite with its top left corner at a point of the table."""
+        self.image.alpha_composite(sprite, (xy[0] - self._x, xy[1] - self._y))
+
+
+class Piece(Protocol):
+    """A part of the table picture: hashable, its look a function of its fields alone."""
+
+    def __hash__(self) -> int: ...
+
+    def bounds(self) -> Box:
+        """Where on the table it may draw (clipped to the picture)."""
+
+    def paint(self, canvas: Canvas) -> None:
+        """Draw it."""
+
+
+def _clip(left: float, top: float, right: float, bottom: float) -> Box:
+    return (max(0, math.floor(left)), max(0, math.floor(top)),
+            min(WIDTH, math.ceil(right)), min(HEIGHT, math.ceil(bottom)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """One line of text straight on the table."""
+
+    xy: tuple[float, float]
+    text: str
+    size: int
+    fill: Colour
+    anchor: str = "la"
+    stroke_width: int = 0
+    stroke_fill: Colour | None = None
+
+    def bounds(self) -> Box:
+        width = text_length(self.text, self.size) + 2 * self.stroke_width
+        left = self.xy[0] - width * {"l": 0.0, "m": 0.5, "r": 1.0}[self.anchor[0]]
+        ascent, descent = line_extent(self.size)
+        above, below = {"a": (0, ascent + descent), "t": (0, ascent + descent),
+                        "s": (ascent, descent), "m": (ascent, ascent),
+                        "d": (ascent + descent, 0), "b": (ascent + descent, 0)}[self.anchor[1]]
+        margin = self.stroke_width + 2
+        return _clip(left - 4, self.xy[1] - above - margin, left + width + 4,
+                     self.xy[1] + below + margin)
+
+    def paint(self, canvas: Canvas) -> None:
+        canvas.text(self.xy, self.text, size=self.size, fill=self.fill, anchor=self.anchor,
+                    stroke_width=self.stroke_width, stroke_fill=self.stroke_fill)
+
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """The board's five places, one row per board (two when the hand is run twice)."""
+
+    boards: tuple[tuple[Card, ...], ...]
+
+    def _rows(self) -> Iterator[tuple[int, int, int, Card | None]]:
+        width, height = BOARD_CARD
+        gap = 6
+        row_height = height + 6 if len(self.boards) > 1 else height
+        top = CENTRE[1] - (row_height * len(self.boards)) / 2
+        left = CENTRE[0] - (5 * width + 4 * gap) / 2
+        for row, board in enumerate(self.boards):
+            for slot in range(5):
+                yield (int(left + slot * (width + gap)), int(top + row * row_height), slot,
+                       board[slot] if slot < len(board) else None)
+
+    def bounds(self) -> Box:
+        places = list(self._rows())
+        return _clip(min(x for x, _, _, _ in places), min(y for _, y, _, _ in places),
+                     max(x for x, _, _, _ in places) + BOARD_CARD[0],
+                     max(y for _, y, _, _ in places) + BOARD_CARD[1])
+
+    def paint(self, canvas: Canvas) -> None:
+        width, height = BOARD_CARD
+        for x, y, _, card in self._rows():
+            if card is not None:
+                canvas.card(card_face(card, width, height), (x, y))
+            else:
+                canvas.draw.rounded_rectangle(canvas.box((x, y, x + width - 1, y + height - 1)),
+                                              radius=6, outline=FELT_LINE, width=2)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plate:
+    """A seat's box: name, stack or status, the outline of the seat to act."""
+
+    seat: int
+    max_seats: int
+    name: str
+    status: str
+    faded: bool
+    to_act: bool
+    all_in: bool
+
+    def _box(self) -> tuple[float, float, float, float]:
+        x, y = _seat_centre(self.seat, self.max_seats)
+        width, height = SEAT_BOX
+        return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+    def bounds(self) -> Box:
+        left, top, right, bottom = self._box()
+        return _clip(left - 1, top - 1, right + 2, bottom + 2)
+
+    def paint(self, canvas: Canvas) -> None:
+        box = self._box()
+        x = (box[0] + box[2]) / 2
+        canvas.draw.rounded_rectangle(canvas.box(box), radius=10,
+                                      fill=FOLDED_FILL if self.faded else SEAT_FILL,
+                                      outline=TO_ACT if self.to_act else PLATE_EDGE,
+                                      width=4 if self.to_act else 1)
+        text_colour = DIM_TEXT if self.faded else TEXT
+        canvas.text((x, box[1] + 5), self.name, size=14, fill=text_colour, anchor="ma")
+        canvas.text((x, box[1] + 25), self.status, size=13,
+                    fill=ALL_IN if self.all_in else text_colour, anchor="ma")
+
+
+@dataclass(frozen=True, slots=True)
+class _HoleCards:
+    """A seat's cards in the place above (or below) its box: shown, or face down."""
+
+    seat: int
+    max_seats: int
+    cards: tuple[Card, ...]
+    """The shown cards; empty for two card backs."""
+
+    def _places(self) -> list[tuple[int, int, int, int]]:
+        return hole_card_boxes(self.seat, self.max_seats, len(self.cards) or 2)
+
+    def bounds(self) -> Box:
+        places = self._places()
+        return _clip(places[0][0], places[0][1], places[-1][2], places[-1][3])
+
+    def paint(self, canvas: Canvas) -> None:
+        sprites = [card_face(card, *SHOWN_CARD) for card in self.cards] or \
+            [card_back(*SHOWN_CARD)] * 2
+        for sprite, (left, top, _, _) in zip(sprites, self._places(), strict=True):
+            canvas.card(sprite, (left, top))
+
+
+@dataclass(frozen=True, slots=True)
+class _Disc:
+    """A chip (in front of a bet) or the dealer button, at ``at``."""
+
+    at: tuple[float, float]
+    button: bool
+
+    def bounds(self) -> Box:
+        x, y = self.at
+        return _clip(x - 12, y - 12, x + 13, y + 13)
+
+    def paint(self, canvas: Canvas) -> None:
+        x, y = self.at
+        box = canvas.box((x - 11, y - 11, x + 11, y + 11) if self.button else
+                         (x - 9, y - 9, x + 9, y + 9))
+        if self.button:
+            canvas.draw.ellipse(box, fill=BUTTON, outline=(40, 40, 40))
+            canvas.text(self.at, "D", size=14, fill=(20, 20, 20), anchor="mm")
+        else:
+            canvas.draw.ellipse(box, fill=CHIP, outline=TEXT, width=2)
+
+
+def table_pieces(state: TableState, face_down: Collection[int] = (), *,
+                 language: Language = ENGLISH) -> tuple[Piece, ...]:
+    """The pieces of ``state``'s picture (see ``draw_table``), in the order they are drawn."""
+    return (*_header(state, language), _Board(state.boards or (state.board,)),
+            *_pots(state.pots, state.pot_total, language),
+            *_seats(state, face_down, shown_hand_names(state, language=language), language))
+
+
 def _seat_angle(seat: int, max_seats: int) -> float:
     """Seat 0 at the bottom centre, then clockwise, evenly spread."""
     return math.pi / 2 + 2 * math.pi * seat / max(max_seats, 2)
@@ -93,56 +338,34 @@ def _on_oval(radii: tuple[float, float], angle: float) -> tuple[float, float]:
     return CENTRE[0] + radii[0] * math.cos(angle), CENTRE[1] + radii[1] * math.sin(angle)
 
 
-def _draw_header(draw: ImageDraw.ImageDraw, state: TableState, language: Language) -> None:
+def _header(state: TableState, language: Language) -> Iterator[Piece]:
     if state.ante:
         blinds = tr("Blinds {small}/{big} ante {ante}", small=state.small_blind,
                     big=state.big_blind, ante=state.ante)
     else:
         blinds = tr("Blinds {small}/{big}", small=state.small_blind, big=state.big_blind)
     hand = tr("Hand #{number}", number=str(state.hand_number))
-    draw_text(draw, (12, 8), f"{language.render(hand)}  ·  {language.render(blinds)}", size=15,
-              fill=TEXT)
+    yield _Text((12, 8), f"{_say(language, hand)}  ·  {_say(language, blinds)}", 15, TEXT)
     street = street_name(state.street) if state.street is not None and state.is_hand_running \
         else tr("Waiting for the next hand")
-    draw_text(draw, (WIDTH - 12, 8), language.render(street), size=15, fill=TEXT, anchor="ra")
+    yield _Text((WIDTH - 12, 8), _say(language, street), 15, TEXT, "ra")
     if state.last_action:
-        draw_text(draw, (WIDTH / 2, HEIGHT - 10),
-                  fit_text(language.render(state.last_action), 14, WIDTH - 20), size=14,
-                  fill=DIM_TEXT, anchor="md")
+        yield _Text((WIDTH / 2, HEIGHT - 10),
+                    fit_text(_say(language, state.last_action), 14, WIDTH - 20), 14,
+                    DIM_TEXT, "md")
 
 
-def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState) -> None:
-    width, height = BOARD_CARD
-    boards = state.boards or (state.board,)
-    gap = 6
-    row_height = height + 6 if len(boards) > 1 else height
-    top = CENTRE[1] - (row_height * len(boards)) / 2
-    left = CENTRE[0] - (5 * width + 4 * gap) / 2
-    for row, board in enumerate(boards):
-        y = int(top + row * row_height)
-        for slot in range(5):
-            x = int(left + slot * (width + gap))
-            if slot < len(board):
-                image.alpha_composite(card_face(board[slot], width, height), (x, y))
-            else:
-                draw.rounded_rectangle((x, y, x + width - 1, y + height - 1), radius=6,
-                                       outline=FELT_LINE, width=2)
-
-
-def _draw_pots(draw: ImageDraw.ImageDraw, pots: tuple[PotState, ...], total: int,
-               language: Language) -> None:
+def _pots(pots: tuple[PotState, ...], total: int, language: Language) -> Iterator[Piece]:
     if total:
-        draw_text(draw, (CENTRE[0], CENTRE[1] - 52),
-                  language.render(tr("Pot {amount}", amount=total)), size=18, fill=TEXT,
-                  anchor="md")
+        yield _Text((CENTRE[0], CENTRE[1] - 52), _say(language, tr("Pot {amount}", amount=total)),
+                    18, TEXT, "md")
     if len(pots) > 1:
         parts = [tr("Main {amount}", amount=pots[0].amount)] + [
             tr("Side pot {number}: {amount}", number=index, amount=pot.amount)
             for index, pot in enumerate(pots[1:], 1)]
-        draw_text(draw, (CENTRE[0], CENTRE[1] + 48),
-                  fit_text("   ".join(language.render(part) for part in parts), 13,
-                           FELT_BOX[2] - FELT_BOX[0] - 60),
-                  size=13, fill=TEXT, anchor="ma")
+        yield _Text((CENTRE[0], CENTRE[1] + 48),
+                    fit_text("   ".join(_say(language, part) for part in parts), 13,
+                             FELT_BOX[2] - FELT_BOX[0] - 60), 13, TEXT, "ma")
 
 
 def shown_hand_names(state: TableState, *, language: Language = ENGLISH) -> dict[int, str]:
@@ -153,7 +376,7 @@ def shown_hand_names(state: TableState, *, language: Language = ENGLISH) -> dict
     for seat in state.seats:
         if seat.shown_cards and boards:
             names[seat.seat] = " / ".join(
-                language.render(hand_name_text(evaluate((*seat.shown_cards, *board))))
+                _say(language, hand_name_text(evaluate((*seat.shown_cards, *board))))
                 for board in boards)
     return names
 
@@ -180,66 +403,234 @@ def hole_card_boxes(seat: int, max_seats: int, count: int = 2) -> list[tuple[int
             for index in range(count)]
 
 
-def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
-               seat: SeatState, hand_name: str | None, face_down: bool,
-               language: Language) -> None:
-    angle = _seat_angle(seat.seat, state.max_seats)
-    x, y = _seat_centre(seat.seat, state.max_seats)
-    box_width, box_height = SEAT_BOX
-    box = (x - box_width / 2, y - box_height / 2, x + box_width / 2, y + box_height / 2)
-    is_to_act = state.is_hand_running and state.to_act_seat == seat.seat
-    faded = seat.folded or seat.sitting_out or not seat.in_hand
-    draw.rounded_rectangle(box, radius=10, fill=FOLDED_FILL if faded else SEAT_FILL,
-                           outline=TO_ACT if is_to_act else (90, 95, 100),
-                           width=4 if is_to_act else 1)
-    text_colour = DIM_TEXT if faded else TEXT
-    draw_text(draw, (x, box[1] + 5), fit_text(seat.name, 14, box_width - 10), size=14,
-              fill=text_colour, anchor="ma")
-    draw_text(draw, (x, box[1] + 25), fit_text(_seat_status(seat, language), 13,
-                                               box_width - 8),
-              size=13, fill=ALL_IN if seat.all_in else text_colour, anchor="ma")
-    if seat.shown_cards:
-        sprites = [card_face(card, *SHOWN_CARD) for card in seat.shown_cards]
-        _draw_hole_cards(image, draw, state, seat, sprites, hand_name)
-    elif face_down:
-        _draw_hole_cards(image, draw, state, seat, [card_back(*SHOWN_CARD)] * 2, None)
-    toward_centre = _on_oval(BET_RADII, angle)
-    if seat.bet:
-        _draw_chips(draw, toward_centre, seat.bet, language)
-    if seat.is_button:
-        bx, by = _on_oval((BET_RADII[0] + 60, BET_RADII[1] + 38), angle + 0.22)
-        draw.ellipse((bx - 11, by - 11, bx + 11, by + 11), fill=BUTTON, outline=(40, 40, 40))
-        draw_text(draw, (bx, by), "D", size=14, fill=(20, 20, 20), anchor="mm")
+def _seats(state: TableState, face_down: Collection[int], hand_names: dict[int, str],
+           language: Language) -> Iterator[Piece]:
+    for seat in state.seats:
+        angle = _seat_angle(seat.seat, state.max_seats)
+        faded = seat.folded or seat.sitting_out or not seat.in_hand
+        yield _Plate(seat.seat, state.max_seats, fit_text(seat.name, 14, SEAT_BOX[0] - 10),
+                     fit_text(_seat_status(seat, language), 13, SEAT_BOX[0] - 8), faded,
+                     state.is_hand_running and state.to_act_seat == seat.seat, seat.all_in)
+        if seat.shown_cards or seat.seat in face_down:
+            yield _HoleCards(seat.seat, state.max_seats, seat.shown_cards)
+        hand_name = hand_names.get(seat.seat) if seat.shown_cards else None
+        if hand_name:
+            yield _hand_name(seat.seat, state.max_seats, len(seat.shown_cards), hand_name)
+        if seat.bet:
+            x, y = _on_oval(BET_RADII, angle)
+            yield _Disc((x, y), button=False)
+            yield _Text((x + 13, y), _say(language, seat.bet), 14, TEXT, "lm", 2, FELT)
+        if seat.is_button:
+            yield _Disc(_on_oval((BET_RADII[0] + 60, BET_RADII[1] + 38), angle + 0.22),
+                        button=True)
+
+
+def _hand_name(seat: int, max_seats: int, cards: int, name: str) -> Piece:
+    """The name of a shown hand, under the cards, or over them when they are below the seat."""
+    boxes = hole_card_boxes(seat, max_seats, cards)
+    x = (boxes[0][0] + boxes[-1][2]) / 2
+    seat_top = _seat_centre(seat, max_seats)[1] - SEAT_BOX[1] / 2
+    top, bottom = boxes[0][1], boxes[0][3]
+    below = bottom + 2 if top > seat_top else top - 16
+    return _Text((x, below), name, 12, TO_ACT, "ma", 2, BACKGROUND)
+
+
+def _say(language: Language, message: Text | int) -> str:
+    """``message`` in ``language`` (a number with its digit grouping), remembered when it can
+    be: every picture of a table says the same words and amounts again, and Babel takes some
+    25 µs a number (a third of the time of a picture's pieces)."""
+    try:
+        return _said(language, message)
+    except TypeError:  # a Text with a list among its values: not hashable
+        return language.number(message) if isinstance(message, int) else \
+            language.render(message)
+
+
+@lru_cache(maxsize=4096)
+def _said(language: Language, message: Text | int) -> str:
+    return language.number(message) if isinstance(message, int) else language.render(message)
 
 
 def _seat_status(seat: SeatState, language: Language) -> str:
     if seat.sitting_out:
-        return language.render(tr("sitting out"))
+        return _say(language, tr("sitting out"))
     if seat.folded:
-        return language.render(tr("{chips} · folded", chips=seat.stack))
+        return _say(language, tr("{chips} · folded", chips=seat.stack))
     if seat.all_in:
-        return language.render(tr("ALL-IN"))
-    return language.number(seat.stack)
+        return _say(language, tr("ALL-IN"))
+    return _say(language, seat.stack)
 
 
-def _draw_hole_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState,
-                     seat: SeatState, sprites: Sequence[Image.Image],
-                     hand_name: str | None) -> None:
-    boxes = hole_card_boxes(seat.seat, state.max_seats, len(sprites))
-    for sprite, (left, top, _, _) in zip(sprites, boxes, strict=True):
-        image.alpha_composite(sprite, (left, top))
-    if hand_name:
-        x = (boxes[0][0] + boxes[-1][2]) / 2
-        seat_top = _seat_centre(seat.seat, state.max_seats)[1] - SEAT_BOX[1] / 2
-        top, bottom = boxes[0][1], boxes[0][3]
-        below = bottom + 2 if top > seat_top else top - 16
-        draw_text(draw, (x, below), hand_name, size=12, fill=TO_ACT, anchor="ma",
-                  stroke_width=2, stroke_fill=BACKGROUND)
+@cache
+def palette() -> Image.Image:
+    """The one palette of every table and card picture: 256 colours that FASTOCTREE picks
+    from a sheet with every kind of piece in every style (plates faded, to act, all in; cards
+    of each suit and backs; chips, button, the hand names' outlined text; Latin and CJK
+    letters), so that their blended edges find a close colour too."""
+    boards = (tuple(parse_cards("Ah Kd 7c 2s 9h")), tuple(parse_cards("Qc Js Td")))
+    sample: list[Piece] = [
+        _Board(boards),
+        _Text((12, 8), "Hand #0123456789 · Blinds ante 张伟陳小明", 15, TEXT),
+        _Text((400, 440), "Waiting: call raise to (all-in) 跟注 全下", 14, DIM_TEXT, "md"),
+        _Text((400, 160), "Pot Main Side 底池 0123456789", 18, TEXT, "md"),
+        _Text((520, 130), "0123456789,", 14, TEXT, "lm", 2, FELT),
+        _Disc((500, 130), button=False), _Disc((300, 130), button=True),
+    ]
+    for seat in range(9):
+        sample.append(_Plate(seat, 9, "Sample 张伟", "1,000 · folded 已弃牌", seat % 3 == 1,
+                             seat % 3 == 2, seat == 0))
+        sample.append(_HoleCards(seat, 9, tuple(parse_cards(("Kh Qs", "Tc 3d", "")[seat % 3]))))
+        sample.append(_hand_name(seat, 9, 2, "Three of a Kind, Aces 三条 葫芦"))
+    drawn = _draw_pieces(sample).quantize(256 - len(_FILLS), method=Image.Quantize.FASTOCTREE)
+    reduced = Image.new("P", (1, 1))
+    reduced.putpalette([*(value for fill in _FILLS for value in fill),
+                        *(drawn.getpalette() or [])[:3 * (256 - len(_FILLS))]])
+    return reduced
 
 
-def _draw_chips(draw: ImageDraw.ImageDraw, at: tuple[float, float], amount: int,
-                language: Language) -> None:
-    x, y = at
-    draw.ellipse((x - 9, y - 9, x + 9, y + 9), fill=CHIP, outline=TEXT, width=2)
-    draw_text(draw, (x + 13, y), language.number(amount), size=14, fill=TEXT, anchor="lm",
-              stroke_width=2, stroke_fill=FELT)
+_FILLS = (BACKGROUND, RAIL, FELT, FELT_LINE, TEXT, DIM_TEXT, SEAT_FILL, FOLDED_FILL, TO_ACT,
+          CHIP, BUTTON, PLATE_EDGE, FACE_COLOUR, EDGE_COLOUR, BACK_COLOUR, *SUIT_COLOURS)
+"""Colours that fill areas: the palette has them exactly, beside the averages FASTOCTREE
+makes for the blended edges."""
+
+
+def reduce(image: Image.Image) -> Image.Image:
+    """``image`` (RGB or RGBA) in ``palette``: each pixel takes the colour nearest to the
+    middle of its cell of 4x4x4 colours (``_nearest``), no dithering."""
+    pixels = np.asarray(image.convert("RGB")) >> 2
+    cells = (pixels[..., 0].astype(np.int32) << 12) | (pixels[..., 1].astype(np.int32) << 6) \
+        | pixels[..., 2]
+    reduced = Image.fromarray(_nearest()[cells], "P")
+    reduced.putpalette(palette().getpalette() or ())
+    return reduced
+
+
+@cache
+def _nearest() -> np.ndarray:
+    """The index of the nearest colour of ``palette`` to the middle of each cell of 4x4x4
+    colours, or of the fill colour in it (so the felt stays exactly the felt): 256 KB, made
+    in a fifth of a second. ``Image.quantize(palette=...)`` is no faster on a piece and has
+    no exact fills; finding each pixel's nearest colour (``np.unique`` and a distance
+    matrix) cost ten times as much."""
+    middles = np.arange(64, dtype=np.float32) * 4 + 1.5  # float32: exact at these sizes
+    cells = np.stack([axis.ravel() for axis in np.meshgrid(middles, middles, middles,
+                                                           indexing="ij")], axis=1)
+    known = np.array(palette().getpalette() or (), dtype=np.float32).reshape(-1, 3)
+    squares = (known * known).sum(axis=1)  # squared distances as |c|² - 2 c·p + |p|²
+    table = np.concatenate([(squares - 2 * part @ known.T).argmin(axis=1)
+                            for part in np.array_split(cells, 64)]).astype(np.uint8)
+    for index, (red, green, blue) in reversed(list(enumerate(_FILLS))):
+        table[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2] = index
+    return table
+
+
+@cache
+def _felt_in_palette() -> Image.Image:
+    return reduce(_felt())
+
+
+@dataclass(frozen=True, slots=True)
+class _Tile:
+    """A drawn piece: its pixels in the palette where they differ from the felt."""
+
+    pixels: Image.Image
+    mask: Image.Image
+    at: tuple[int, int]
+
+    def ink(self) -> Box | None:
+        """The box of the pixels it changes, ``None`` when none."""
+        if not self.pixels.width:
+            return None
+        return self.at[0], self.at[1], self.at[0] + self.pixels.width, \
+            self.at[1] + self.pixels.height
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Pieces that overlap, drawn together in order."""
+
+    pieces: tuple[Piece, ...]
+
+    def bounds(self) -> Box:
+        boxes = [piece.bounds() for piece in self.pieces]
+        return (min(box[0] for box in boxes), min(box[1] for box in boxes),
+                max(box[2] for box in boxes), max(box[3] for box in boxes))
+
+    def paint(self, canvas: Canvas) -> None:
+        for piece in self.pieces:
+            piece.paint(canvas)
+
+
+def _draw_tile(piece: Piece) -> _Tile:
+    bounds = piece.bounds()
+    image = _felt().crop(bounds)
+    piece.paint(Canvas(image, bounds[:2]))
+    pixels = np.asarray(reduce(image))
+    changed = pixels != np.asarray(_felt_in_palette().crop(bounds))
+    rows, columns = np.nonzero(changed)
+    if not len(rows):
+        return _Tile(Image.new("P", (0, 0)), Image.new("L", (0, 0)), bounds[:2])
+    top, bottom, left, right = rows.min(), rows.max() + 1, columns.min(), columns.max() + 1
+    tile = Image.fromarray(pixels[top:bottom, left:right], "P")
+    mask = Image.fromarray(changed[top:bottom, left:right].astype(np.uint8) * 255, "L")
+    return _Tile(tile, mask, (bounds[0] + int(left), bounds[1] + int(top)))
+
+
+def _tile_size(tile: _Tile) -> int:
+    return 2 * tile.pixels.width * tile.pixels.height + 200
+
+
+_tiles: BoundedCache[Piece, _Tile] = BoundedCache(_tile_size, PIECES_BUDGET)
+
+
+def _tile(piece: Piece) -> _Tile:
+    return _tiles.get(piece, partial(_draw_tile, piece))
+
+
+def _compose(pieces: tuple[Piece, ...]) -> tuple[Image.Image, list[tuple[Piece, ...]]]:
+    """The picture of ``pieces`` in ``palette`` (the felt, each piece pasted where it draws),
+    and for each band of rows of ``_encoder`` the pieces pasted in it. Pieces whose pixels
+    meet (the pot's line over a second board, a hand's name over a plate) are drawn together,
+    in order, so that each blends with what it covers."""
+    image = _felt_in_palette().copy()
+    tiles = [_tile(piece) for piece in pieces]
+    rows = _encoder().rows
+    bands: list[list[Piece]] = [[] for _ in range(_encoder().bands)]
+    for _, members in _overlaps([tile.ink() for tile in tiles]):
+        piece = pieces[members[0]] if len(members) == 1 else \
+            _Group(tuple(pieces[index] for index in members))
+        tile = tiles[members[0]] if len(members) == 1 else _tile(piece)
+        ink = tile.ink()
+        if ink is not None:
+            image.paste(tile.pixels, tile.at, tile.mask)
+            for band in range(ink[1] // rows, (ink[3] - 1) // rows + 1):
+                bands[band].append(piece)
+    return image, [tuple(pasted) for pasted in bands]
+
+
+def _overlaps(boxes: list[Box | None]) -> list[tuple[Box, list[int]]]:
+    """The indices of ``boxes`` in groups whose boxes meet, in order within each group, each
+    group with the box around it; ``None`` (nothing drawn) in none."""
+    groups: list[tuple[Box, list[int]]] = []
+    for index, box in enumerate(boxes):
+        if box is None:
+            continue
+        members = [index]
+        while touching := [group for group in groups if _meet(group[0], box)]:
+            for group in touching:
+                groups.remove(group)
+                members += group[1]
+                box = (min(box[0], group[0][0]), min(box[1], group[0][1]),
+                       max(box[2], group[0][2]), max(box[3], group[0][3]))
+        groups.append((box, sorted(members)))
+    return groups
+
+
+def _meet(one: Box, other: Box) -> bool:
+    return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]
+
+
+@cache
+def _encoder() -> BandedPng:
+    return BandedPng((WIDTH, HEIGHT), palette().getpalette() or (), rows=BAND_ROWS,
+                     level=BAND_LEVEL, budget=BANDS_BUDGET)
