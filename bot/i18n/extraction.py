@@ -73,9 +73,10 @@ def update_catalogs(extra: list[Found]) -> list[Path]:
         updated = io.BytesIO()
         write_po(updated, catalog, width=100, ignore_obsolete=True, include_lineno=False)
         # Babel writes its own version there: keep the file's, or every upgrade rewrites it.
-        kept = GENERATED_BY.search(original)
         text = updated.getvalue()
-        path.write_bytes(GENERATED_BY.sub(lambda _: kept.group(), text, count=1) if kept
-                         else text)
+        kept, made = GENERATED_BY.search(original), GENERATED_BY.search(text)
+        if kept and made:
+            text = text[:made.start()] + kept.group() + text[made.end():]
+        path.write_bytes(text)
         written.append(path)
     return written
