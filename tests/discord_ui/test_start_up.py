@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.discord_ui.app import create_bot
+from bot.settings import Settings, missing_token_help
 
 ROOT = Path(__file__).parents[2]
 
@@ -33,3 +35,14 @@ def test_run_help_says_what_run_does(capsys: pytest.CaptureFixture[str]) -> None
     assert exit_status.value.code == 0
     shown = " ".join(capsys.readouterr().out.split())
     assert "Run the Discord bot" in shown and "DISCORD_TOKEN" in shown, shown
+
+
+def test_readme_and_the_no_token_message_tell_what_discord_s_portal_asks() -> None:
+    """No privileged intent to switch on (the bot asks for none), and where a server id for
+    DEV_GUILD_ID is found."""
+    intents = create_bot(Settings()).intents
+    assert not (intents.members or intents.presences or intents.message_content)
+    for text in ((ROOT / "README.md").read_text(), missing_token_help(0)):
+        words = " ".join(text.split())
+        assert "needs no privileged gateway intents" in words
+        assert "Copy Server ID" in words
