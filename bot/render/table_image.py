@@ -5,14 +5,16 @@ It draws only ``TableState``, which is public: hole cards appear only when shown
 
 The picture is drawn for every edit of every table's message, so it is composed rather than
 drawn: ``table_pieces`` turns a state into pieces, frozen records of what each part shows (the
-header, the board, the pots, a seat's plate, its cards, chips and button, the last action's
-line). A piece is drawn once, in RGB on the felt where it sits, reduced to one fixed palette
-(``palette``) and kept as the pixels it changes; a picture is the felt in that palette with
-its pieces pasted in order. An edit redraws only the pieces that changed (the seat that acted,
-the seat to act, the bet, the line), and since the palette is fixed there is no colour
-reduction of the whole frame. Equal pieces make equal bytes, so ``table_image_key`` tells the
-front end, before drawing, that the picture on the message is still right.
-``python -m benchmarks.render`` measures it.
+header, each place of the board, the pots, a seat's plate, its cards, chips and button, the
+last action's line). A piece is drawn once, in RGB on the felt where it sits, reduced to one
+fixed palette (``palette``) and kept as the pixels it changes; a picture is the felt in that
+palette with its pieces pasted, and its PNG is made of compressed bands of rows kept by the
+pieces in them (``banded_png``). An edit draws only the pieces that changed (the seat that
+acted, the seat to act, the bet, the line) and compresses only their rows, and since the
+palette is fixed there is no colour reduction of the whole frame. The full-colour drawing
+(``draw_table``, for the replay) paints the same pieces. Equal pieces make equal bytes, so
+``table_image_key`` tells the front end, before drawing, that the picture on the message is
+still right. ``python -m benchmarks.render`` measures it.
 """
 
 from __future__ import annotations
@@ -69,21 +71,23 @@ ALL_IN = (220, 60, 50)
 PLATE_EDGE = (90, 95, 100)
 
 PIECES_BUDGET = 48 * 1024 * 1024
-"""Bytes of drawn pieces kept for all tables of the process. A piece takes 16 KB on average
-(``benchmarks.render``, 50 tables: 1,297 pieces in 20.5 MB) and a picture has about 15, so
-the pieces of some 200 tables' pictures stay drawn; with more tables than that, more pieces
-are drawn again (more CPU), in the same memory."""
+"""Bytes of drawn pieces kept for all tables of the process. After a hand at each of 50
+tables (``benchmarks.render``) 1,233 pieces held 12.7 MB, 250 KB a table, the pieces of its
+latest pictures among them: so the pieces of some 190 busy tables stay drawn. With more
+tables, more pieces are drawn again (more CPU), in the same memory."""
 BAND_ROWS = 32
-BAND_LEVEL = 6
-"""How the PNG is compressed (``banded_png``): bands of 32 rows at zlib level 6, each band
+BAND_LEVEL = 3
+"""How the PNG is compressed (``banded_png``): bands of 32 rows at zlib level 3, each band
 once per content. Encoding alone, per picture of ``benchmarks.render``'s hands (30 tables,
-tiles drawn already, median of 3 rounds): 32 rows at level 6 1.15 ms and 9.1 KB, at level 4
-0.77 ms and 11.3 KB; 16 rows at level 6 1.34 ms and 9.7 KB, at level 1 0.79 ms and 14.2 KB;
-the whole picture at once at level 1 (as before) 1.49 ms and 14.0 KB, at level 6 4.2 ms and
-9.0 KB. So level 6 in bands of 32 rows: the bytes of level 6 for the time of level 1."""
-BANDS_BUDGET = 8 * 1024 * 1024
-"""Bytes of compressed bands kept: a band is about 1 KB (50 tables: 3,135 bands in 3.3 MB) and
-a picture has 15, so some 500 tables' pictures."""
+pieces drawn already, median of 3 rounds), in bands of 32 rows at level 1, 3, 4, 5, 6:
+0.51, 0.43, 0.82, 1.04, 1.18 ms for 13.8, 11.9, 11.3, 10.2, 9.1 KB (levels above 3 search
+lazily); 16 rows at level 6 1.34 ms, 9.7 KB; 64 rows at level 4 0.99 ms, 11.3 KB; the whole
+picture at once at level 1 (as before) 1.15 ms, 14.0 KB, at level 6 4.2 ms, 9.0 KB. CPU is
+what runs out first, so level 3: the fastest, and still smaller than before."""
+BANDS_BUDGET = 16 * 1024 * 1024
+"""Bytes of compressed bands kept. After a hand at each of 50 tables 3,135 bands held 3.9 MB,
+80 KB a table, of which a picture's 15 bands are 19 KB: so some 200 busy tables keep theirs
+whole, and 800 at least their latest picture's."""
 
 Box = tuple[int, int, int, int]
 
@@ -210,36 +214,37 @@ class _Text:
 
 
 @dataclass(frozen=True, slots=True)
-class _Board:
-    """The board's five places, one row per board (two when the hand is run twice)."""
+class _BoardPlace:
+    """One of the board's places, at ``at`` (top left): a card, or its outline while empty.
+    A place apiece, so that a card dealt draws one card."""
 
-    boards: tuple[tuple[Card, ...], ...]
-
-    def _rows(self) -> Iterator[tuple[int, int, int, Card | None]]:
-        width, height = BOARD_CARD
-        gap = 6
-        row_height = height + 6 if len(self.boards) > 1 else height
-        top = CENTRE[1] - (row_height * len(self.boards)) / 2
-        left = CENTRE[0] - (5 * width + 4 * gap) / 2
-        for row, board in enumerate(self.boards):
-            for slot in range(5):
-                yield (int(left + slot * (width + gap)), int(top + row * row_height), slot,
-                       board[slot] if slot < len(board) else None)
+    at: tuple[int, int]
+    card: Card | None
 
     def bounds(self) -> Box:
-        places = list(self._rows())
-        return _clip(min(x for x, _, _, _ in places), min(y for _, y, _, _ in places),
-                     max(x for x, _, _, _ in places) + BOARD_CARD[0],
-                     max(y for _, y, _, _ in places) + BOARD_CARD[1])
+        return _clip(*self.at, self.at[0] + BOARD_CARD[0], self.at[1] + BOARD_CARD[1])
 
     def paint(self, canvas: Canvas) -> None:
         width, height = BOARD_CARD
-        for x, y, _, card in self._rows():
-            if card is not None:
-                canvas.card(card_face(card, width, height), (x, y))
-            else:
-                canvas.draw.rounded_rectangle(canvas.box((x, y, x + width - 1, y + height - 1)),
-                                              radius=6, outline=FELT_LINE, width=2)
+        x, y = self.at
+        if self.card is not None:
+            canvas.card(card_face(self.card, width, height), self.at)
+        else:
+            canvas.draw.rounded_rectangle(canvas.box((x, y, x + width - 1, y + height - 1)),
+                                          radius=6, outline=FELT_LINE, width=2)
+
+
+def _board(boards: tuple[tuple[Card, ...], ...]) -> Iterator[Piece]:
+    """The board's five places, one row per board (two when the hand is run twice)."""
+    width, height = BOARD_CARD
+    gap = 6
+    row_height = height + 6 if len(boards) > 1 else height
+    top = CENTRE[1] - (row_height * len(boards)) / 2
+    left = CENTRE[0] - (5 * width + 4 * gap) / 2
+    for row, board in enumerate(boards):
+        for slot in range(5):
+            yield _BoardPlace((int(left + slot * (width + gap)), int(top + row * row_height)),
+                              board[slot] if slot < len(board) else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +329,7 @@ class _Disc:
 def table_pieces(state: TableState, face_down: Collection[int] = (), *,
                  language: Language = ENGLISH) -> tuple[Piece, ...]:
     """The pieces of ``state``'s picture (see ``draw_table``), in the order they are drawn."""
-    return (*_header(state, language), _Board(state.boards or (state.board,)),
+    return (*_header(state, language), *_board(state.boards or (state.board,)),
             *_pots(state.pots, state.pot_total, language),
             *_seats(state, face_down, shown_hand_names(state, language=language), language))
 
@@ -469,7 +474,7 @@ def palette() -> Image.Image:
     letters), so that their blended edges find a close colour too."""
     boards = (tuple(parse_cards("Ah Kd 7c 2s 9h")), tuple(parse_cards("Qc Js Td")))
     sample: list[Piece] = [
-        _Board(boards),
+        *_board(boards),
         _Text((12, 8), "Hand #0123456789 · Blinds ante 张伟陳小明", 15, TEXT),
         _Text((400, 440), "Waiting: call raise to (all-in) 跟注 全下", 14, DIM_TEXT, "md"),
         _Text((400, 160), "Pot Main Side 底池 0123456789", 18, TEXT, "md"),
