@@ -39,10 +39,8 @@ NUMBERS_WHERE = {"hand": "#{hand}", "level": "evel {level}", "levels": "to {leve
 elsewhere a word (``with {hand}``: a hand's name)."""
 EXEMPT = {
     "Two Pair, {high} and {low}",
-    "{numbers} or {last}",
 }
-"""Hand names write card ranks tight, as players do (``两对，J和3``); the terminal menu's
-hint ``1、2、3或4`` is pinned as is by ``test_terminal_languages``."""
+"""Hand names write card ranks tight, as players do (``两对，J和3``)."""
 KNOCKED_OUT = re.compile(r"knocked out|is out in place|out of the tournament")
 """English that says a player is eliminated from a tournament."""
 

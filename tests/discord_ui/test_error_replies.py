@@ -45,6 +45,11 @@ def test_errors_are_told_in_the_members_language():
         "here; ask a server admin to grant them.")
     assert "“发送消息和嵌入链接”" in user_message(bot_missing, simplified)
     assert "「傳送訊息和嵌入連結」" in user_message(bot_missing, traditional)
+    threads = app_commands.BotMissingPermissions(
+        ["create_public_threads", "send_messages_in_threads"])
+    assert "Create Public Threads and Send Messages in Threads" in user_message(threads)
+    assert "“创建公开子区和在子区中发送消息”" in user_message(threads, simplified)
+    assert "「建立公開討論串和在討論串中傳送訊息」" in user_message(threads, traditional)
     assert user_message(app_commands.NoPrivateMessage(), traditional) == (
         "此指令只能在伺服器頻道中使用，不能在私訊中使用。")
     assert simplified.render(APOLOGY_TEXT) == "抱歉，我这边出了点问题。请稍后再试。"

@@ -237,7 +237,7 @@ def test_chinese_shortcut_words_work_in_every_language(text: str, action: Action
 
 
 def test_menu_hints_are_in_the_players_language() -> None:
-    with pytest.raises(Exception, match="“9”不在菜单上；请选择 1、2、3或4。"):
+    with pytest.raises(Exception, match="“9”不在菜单上；请选择 1、2、3 或 4。"):
         read_choice(legal(), "9", HANS)
     with pytest.raises(Exception, match=re.escape("跟注不需要金額；只要輸入 2。")):
         read_choice(legal(), "2 50", HANT)
