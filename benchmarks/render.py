@@ -12,7 +12,8 @@ figures are CPU time of the drawing thread (``time.thread_time``), so other work
 machine changes them little, after a warm-up hand at a table of its own. ``unchanged_share``
 is the share of table images equal to the one before at the same table: uploads a front end
 can skip. ``--against`` runs this file under another checkout (``git archive`` of an older
-commit, say) in a subprocess first, so both figures come from one run.
+commit, say) and under this one, in turns, ``--rounds`` times each, each in a fresh process,
+and reports the medians and their ratios: both figures come from one run.
 """
 
 from __future__ import annotations
@@ -100,14 +101,35 @@ def measure(tables: int, hands: int, language: Language, seed: int = 1) -> Figur
     }
 
 
-def _against(tree: Path, arguments: Sequence[str]) -> Figures:
-    """The same figures with the renderer of another checkout, measured in a subprocess
-    (``-P``: this file's folder, whose ``engine.py`` would hide the package, not on the path)."""
+def _in(tree: Path, arguments: Sequence[str]) -> Figures:
+    """The figures with the renderer of the checkout at ``tree``, measured in a fresh
+    subprocess (``-P``: this file's folder, whose ``engine.py`` would hide the package, not
+    on the path)."""
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run([sys.executable, "-P", __file__, *arguments, "--json"], cwd=tree,
                           env=environment, check=True, capture_output=True, text=True)
     figures: Figures = json.loads(done.stdout)
     return figures
+
+
+def compare(old_tree: Path, arguments: Sequence[str], rounds: int) -> dict[str, Figures]:
+    """The figures of the renderer at ``old_tree`` and of this one, each measured ``rounds``
+    times in turn, each time in a fresh process (so the load of the machine falls on both
+    alike), their medians, and the ratios of before over after."""
+    runs: dict[str, list[Figures]] = {"before": [], "after": []}
+    for _ in range(rounds):
+        runs["before"].append(_in(old_tree, arguments))
+        runs["after"].append(_in(Path(__file__).resolve().parents[1], arguments))
+    result = {name: {key: statistics.median(float(run[key]) for run in measured)
+                     if isinstance(measured[0][key], float | int) else measured[0][key]
+                     for key in measured[0]}
+              for name, measured in runs.items()}
+    before, after = result["before"], result["after"]
+    result["before_over_after"] = {
+        key: round(float(before[key]) / float(after[key]), 2)
+        for key in ("table_image_ms", "table_image_bytes", "card_image_ms", "card_image_bytes")
+        if after[key]}
+    return result
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -117,21 +139,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--language", default="en", help="a catalog code, e.g. zh-CN")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--against", type=Path, help="a checkout with the renderer to compare")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each, with --against")
     options = parser.parse_args(argv)
     shared = ["--tables", str(options.tables), "--hands", str(options.hands),
               "--language", options.language]
-    before = _against(options.against, shared) if options.against else None
-    after = measure(options.tables, options.hands, language_for(options.language))
-    result: dict[str, Figures] | Figures = after
-    if before is not None:
-        ratios: Figures = {key: round(float(before[key]) / float(after[key]), 2)
-                           for key in ("table_image_ms", "table_image_bytes", "card_image_ms",
-                                       "card_image_bytes") if after[key]}
-        result = {"before": before, "after": after, "before_over_after": ratios}
+    result: dict[str, Figures] | Figures = \
+        compare(options.against, shared, options.rounds) if options.against else \
+        measure(options.tables, options.hands, language_for(options.language))
     if options.json:
         print(json.dumps(result))
         return
-    for name, figures in (result.items() if before is not None else [("", result)]):
+    for name, figures in (result.items() if options.against else [("", result)]):
         for key, value in figures.items():  # type: ignore[union-attr]
             print(f"{name + ' ' if name else ''}{key}: {value}")
 

@@ -44,12 +44,11 @@ def render_cards(cards: Sequence[Card]) -> bytes:
 @lru_cache(maxsize=52)
 def _card(card: Card) -> Image.Image:
     """One card on the felt, in the palette (52 of 11 KB at most)."""
-    return reduce(Image.alpha_composite(Image.new("RGBA", (CARD_WIDTH, CARD_HEIGHT), BACKGROUND),
-                                        card_face(card, CARD_WIDTH, CARD_HEIGHT)))
+    on_felt = Image.alpha_composite(Image.new("RGBA", (CARD_WIDTH, CARD_HEIGHT), BACKGROUND),
+                                    card_face(card, CARD_WIDTH, CARD_HEIGHT))
+    return Image.fromarray(reduce(on_felt), "P")
 
 
 @lru_cache(maxsize=1)
 def _felt_index() -> int:
-    index = reduce(Image.new("RGB", (1, 1), FELT)).getpixel((0, 0))
-    assert isinstance(index, int)
-    return index
+    return int(reduce(Image.new("RGB", (1, 1), FELT))[0, 0])

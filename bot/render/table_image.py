@@ -499,15 +499,15 @@ _FILLS = (BACKGROUND, RAIL, FELT, FELT_LINE, TEXT, DIM_TEXT, SEAT_FILL, FOLDED_F
 makes for the blended edges."""
 
 
-def reduce(image: Image.Image) -> Image.Image:
-    """``image`` (RGB or RGBA) in ``palette``: each pixel takes the colour nearest to the
-    middle of its cell of 4x4x4 colours (``_nearest``), no dithering."""
-    pixels = np.asarray(image.convert("RGB")) >> 2
+def reduce(image: Image.Image) -> np.ndarray:
+    """The palette indices of ``image`` (RGB or RGBA): each pixel takes the colour of
+    ``palette`` nearest to the middle of its cell of 4x4x4 colours (``_nearest``), no
+    dithering."""
+    pixels = np.asarray(image)[..., :3] >> 2
     cells = (pixels[..., 0].astype(np.int32) << 12) | (pixels[..., 1].astype(np.int32) << 6) \
         | pixels[..., 2]
-    reduced = Image.fromarray(_nearest()[cells], "P")
-    reduced.putpalette(palette().getpalette() or ())
-    return reduced
+    indices: np.ndarray = _nearest()[cells]
+    return indices
 
 
 @cache
@@ -531,7 +531,14 @@ def _nearest() -> np.ndarray:
 
 @cache
 def _felt_in_palette() -> Image.Image:
-    return reduce(_felt())
+    felt = Image.fromarray(reduce(_felt()), "P")
+    felt.putpalette(palette().getpalette() or ())
+    return felt
+
+
+@cache
+def _felt_indices() -> np.ndarray:
+    return np.asarray(_felt_in_palette())
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,14 +547,8 @@ class _Tile:
 
     pixels: Image.Image
     mask: Image.Image
-    at: tuple[int, int]
-
-    def ink(self) -> Box | None:
-        """The box of the pixels it changes, ``None`` when none."""
-        if not self.pixels.width:
-            return None
-        return self.at[0], self.at[1], self.at[0] + self.pixels.width, \
-            self.at[1] + self.pixels.height
+    ink: Box | None
+    """Where the pixels go: the box of the pixels it changes, ``None`` when none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,15 +571,16 @@ def _draw_tile(piece: Piece) -> _Tile:
     bounds = piece.bounds()
     image = _felt().crop(bounds)
     piece.paint(Canvas(image, bounds[:2]))
-    pixels = np.asarray(reduce(image))
-    changed = pixels != np.asarray(_felt_in_palette().crop(bounds))
+    pixels = reduce(image)
+    changed = pixels != _felt_indices()[bounds[1]:bounds[3], bounds[0]:bounds[2]]
     rows, columns = np.nonzero(changed)
     if not len(rows):
-        return _Tile(Image.new("P", (0, 0)), Image.new("L", (0, 0)), bounds[:2])
+        return _Tile(Image.new("P", (0, 0)), Image.new("L", (0, 0)), None)
     top, bottom, left, right = rows.min(), rows.max() + 1, columns.min(), columns.max() + 1
     tile = Image.fromarray(pixels[top:bottom, left:right], "P")
     mask = Image.fromarray(changed[top:bottom, left:right].astype(np.uint8) * 255, "L")
-    return _Tile(tile, mask, (bounds[0] + int(left), bounds[1] + int(top)))
+    return _Tile(tile, mask, (bounds[0] + int(left), bounds[1] + int(top),
+                              bounds[0] + int(right), bounds[1] + int(bottom)))
 
 
 def _tile_size(tile: _Tile) -> int:
@@ -601,13 +603,13 @@ def _compose(pieces: tuple[Piece, ...]) -> tuple[Image.Image, list[tuple[Piece, 
     tiles = [_tile(piece) for piece in pieces]
     rows = _encoder().rows
     bands: list[list[Piece]] = [[] for _ in range(_encoder().bands)]
-    for _, members in _overlaps([tile.ink() for tile in tiles]):
+    for _, members in _overlaps([tile.ink for tile in tiles]):
         piece = pieces[members[0]] if len(members) == 1 else \
             _Group(tuple(pieces[index] for index in members))
         tile = tiles[members[0]] if len(members) == 1 else _tile(piece)
-        ink = tile.ink()
+        ink = tile.ink
         if ink is not None:
-            image.paste(tile.pixels, tile.at, tile.mask)
+            image.paste(tile.pixels, ink[:2], tile.mask)
             for band in range(ink[1] // rows, (ink[3] - 1) // rows + 1):
                 bands[band].append(piece)
     return image, [tuple(pasted) for pasted in bands]
