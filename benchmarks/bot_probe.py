@@ -4,7 +4,8 @@
 
 The process is the product's own start-up (``bot.__main__.main``); this module only adds a
 loop-lag probe (a 10 ms ticker on every event loop the process runs) and, with
-``BENCH_PROFILE=FILE``, a cProfile of the event-loop thread. Signals mark the measured window,
+``BENCH_PROFILE=FILE``, a cProfile of the event-loop thread's CPU time (``time.thread_time``:
+where the loop's CPU goes, not the sockets' waits). Signals mark the measured window,
 so nothing runs in the bot that its users would not run: SIGUSR1 opens it (clears the lag
 samples, starts the profiler), SIGUSR2 closes it (writes the profile, and the lag samples as
 JSON to ``BENCH_FIGURES``). ``BENCH_DRAW_IMAGES=off`` builds the bot with ``draw_images``
@@ -20,6 +21,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -67,7 +69,7 @@ class Window:
 
     def open(self, signum: int, frame: FrameType | None) -> None:
         self._probe.lags.clear()
-        self._profiler.enter_context(profiling(self._profile))
+        self._profiler.enter_context(profiling(self._profile, time.thread_time))
 
     def close(self, signum: int, frame: FrameType | None) -> None:
         self._profiler.close()

@@ -482,12 +482,13 @@ async def count_unsettled(ledger: Ledger, hand_ids: Sequence[int]) -> int:
 
 
 @contextlib.contextmanager
-def profiling(path: Path | None) -> Iterator[None]:
-    """Profile the event loop's thread (cProfile) into ``path``, when one is given."""
+def profiling(path: Path | None, timer: Callable[[], float] | None = None) -> Iterator[None]:
+    """Profile the event loop's thread (cProfile) into ``path``, when one is given; by
+    ``timer`` when given (``time.thread_time``: CPU, not waits), else wall-clock time."""
     if path is None:
         yield
         return
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile() if timer is None else cProfile.Profile(timer)
     profiler.enable()
     try:
         yield
