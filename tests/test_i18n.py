@@ -8,20 +8,24 @@ modules build no sentence outside the catalogs.
 from __future__ import annotations
 
 import ast
+import random
 import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from bot.discord_ui.translator import command_strings
 from bot.i18n import ENGLISH, extraction, language_for, languages, tr, tr_n
 from bot.i18n.extraction import LOCALES, Found, messages_in_code, update_catalogs
 from bot.i18n.languages import load_languages
 from bot.i18n.poker import action_word, hand_name, street_name
+from bot.i18n.text import write_integer
 from engine.actions import ActionKind, Street
 from engine.evaluator import WORST_RANK
 from engine.evaluator import hand_name as engine_hand_name
@@ -200,6 +204,17 @@ def test_numbers_and_lists_follow_each_language() -> None:
     levels = tr("Unknown bot level “{level}”; choose one of {levels}.", level="x",
                 levels=("easy", "medium", "hard"))
     assert "easy、medium和hard" in chinese.render(levels)
+
+
+@pytest.mark.parametrize("code", ["en", "zh_Hans", "zh_Hant", "fr", "de_CH", "hi", "ar"])
+def test_integers_are_written_as_babel_writes_them(code: str) -> None:
+    """The fast way of grouping digits (Python's, by threes) writes what Babel writes, in the
+    catalogs' languages and in locales it does not fit (Hindi's lakhs, Swiss millions)."""
+    locale = Locale.parse(code)
+    values = [0, 7, 999, 1_000, 12_345, 999_999, 1_000_000, 123_456_789, 10**12, -1, -12_345,
+              *random.Random(code).sample(range(10**10), 500)]
+    assert [write_integer(value, locale) for value in values] == [
+        str(format_decimal(value, locale=locale)) for value in values]
 
 
 def test_plurals_follow_english_rules_in_english() -> None:

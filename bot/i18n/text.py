@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from babel import Locale
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_group_symbol
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,43 @@ def render(message: Message, catalog: gettext.NullTranslations, locale: Locale) 
     if isinstance(message, str):
         return message
     composed = _compose(message, catalog, locale, nested=False)
+    if _EDGE not in composed:
+        return composed
     return _NUMBER_BESIDE_WORD.sub(" ", composed).replace(_EDGE, "")
+
+
+def write_integer(value: int, locale: Locale) -> str:
+    """``value`` with ``locale``'s digit grouping, as Babel's ``format_decimal`` writes it.
+
+    >>> write_integer(1234567, Locale.parse("en")), write_integer(-5, Locale.parse("en"))
+    ('1,234,567', '-5')
+    """
+    return _integer_writer(locale)(value)
+
+
+_PROBES = tuple(int("9876543210123"[:digits]) for digits in range(1, 14))
+"""Numbers of every length a stack or pot can have, on which the fast way must agree with
+Babel before it is used."""
+
+
+@cache
+def _integer_writer(locale: Locale) -> Callable[[int], str]:
+    """How ``locale`` writes integers. Babel's ``format_decimal`` costs about 8 µs a number,
+    and a table message writes a dozen, a few times per action; Python's own grouping by
+    threes, with the locale's separator, costs a tenth of that and is used for the locales
+    where it writes what Babel writes (every catalog's language; not Hindi's lakh grouping)."""
+
+    def babel(value: int) -> str:
+        return str(format_decimal(value, locale=locale))
+
+    group = get_group_symbol(locale)
+
+    def fast(value: int) -> str:
+        if value < 0:
+            return babel(value)  # the locale's own minus sign
+        return f"{value:,}".replace(",", group)
+
+    return fast if all(fast(value) == babel(value) for value in _PROBES) else babel
 
 
 def _compose(text: Text, catalog: gettext.NullTranslations, locale: Locale,
@@ -127,10 +164,10 @@ def _value(value: object, catalog: gettext.NullTranslations, locale: Locale,
         items = [_EDGE + _value(item, catalog, locale, nested) + _EDGE for item in value]
         return str(format_list(items, locale=locale))
     if isinstance(value, int) and not isinstance(value, bool):
-        shown = str(format_decimal(value, locale=locale))
+        shown = write_integer(value, locale)
     else:
         shown = str(value)
     return _EDGE + shown + _EDGE if nested else shown
 
 
-__all__ = ["Message", "Text", "render", "tr", "tr_c", "tr_n"]
+__all__ = ["Message", "Text", "render", "tr", "tr_c", "tr_n", "write_integer"]
