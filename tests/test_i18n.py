@@ -44,6 +44,8 @@ NOT_FOR_PEOPLE = {"debug", "info", "warning", "error", "exception", "critical", 
 """Calls whose text goes to the log, not to a person."""
 RECORDS = {"reason"}
 """Keyword arguments that go into a record for admins (a grant's reason), not a sentence."""
+COLOUR_SAMPLES = {"palette"}
+"""Functions that draw sample text only to pick the images' colours; nobody sees it."""
 PROGRAMMING_ERRORS = {"ValueError", "TypeError", "RuntimeError", "KeyError", "AssertionError",
                       "NotImplementedError", "LookupError", "OSError"}
 
@@ -126,8 +128,8 @@ def _call_name(call: ast.Call) -> str:
 
 
 def _exempt_strings(tree: ast.AST) -> set[int]:
-    """Strings inside catalog markers, command declarations, log calls and programming
-    errors."""
+    """Strings inside catalog markers, command declarations, log calls, programming errors
+    and colour samples."""
     exempt = set()
     for node in ast.walk(tree):
         inside = None
@@ -138,6 +140,8 @@ def _exempt_strings(tree: ast.AST) -> set[int]:
                 and _call_name(node.exc) in PROGRAMMING_ERRORS:
             inside = node.exc
         if isinstance(node, ast.keyword) and node.arg in RECORDS:
+            inside = node
+        if isinstance(node, ast.FunctionDef) and node.name in COLOUR_SAMPLES:
             inside = node
         if inside is not None:
             exempt.update(id(child) for child in ast.walk(inside))
