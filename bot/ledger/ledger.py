@@ -843,9 +843,13 @@ class Ledger:
         return sorted(int(row[0]) for row in found)
 
     async def save_command_guilds(self, guild_ids: Collection[int]) -> None:
-        """Replace the servers that hold a copy of the bot's slash commands."""
+        """Replace the servers that hold a copy of the bot's slash commands.
+
+        Raises ``InvalidRequest`` for an id that is not a positive integer (a Discord id),
+        changing nothing."""
         for guild_id in guild_ids:
-            check_id(guild_id, "server")
+            if check_id(guild_id, "server") <= 0:
+                raise InvalidRequest(f"A server id is a positive integer, not {guild_id!r}.")
 
         def body() -> Script[None]:
             yield from command("DELETE FROM command_guilds")
