@@ -4,12 +4,16 @@ Discord allows about five messages or edits per five seconds in one channel. A t
 state far more often than that when bots act quickly, so a table's states go through an
 ``EditCoalescer``: one publish in flight at a time, a minimum interval between publishes, and
 newer states replacing ones still waiting, except states marked ``keep`` (the end of a hand),
-which are always published.
+which are always published. A state submitted ``now`` (one that answers a click: Discord
+counts an interaction's answer against neither the channel's edits nor the global limit)
+does not wait out the interval, so the person sees their action at once rather than up to
+``min_interval`` later; the interval then counts from it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -50,17 +54,21 @@ class EditCoalescer(Generic[T]):
         self._pending: deque[_Pending[T]] = deque()
         self._worker: asyncio.Task[None] | None = None
         self._last_start: float | None = None
+        self._now = asyncio.Event()
 
     @property
     def is_idle(self) -> bool:
         """True when nothing is waiting and nothing is being published."""
         return self._worker is None or self._worker.done()
 
-    def submit(self, item: T, *, keep: bool = False) -> None:
-        """Queue ``item``; it replaces waiting items that were not submitted with ``keep``."""
+    def submit(self, item: T, *, keep: bool = False, now: bool = False) -> None:
+        """Queue ``item``; it replaces waiting items that were not submitted with ``keep``.
+        With ``now`` the next publish starts without waiting out the interval."""
         while self._pending and not self._pending[-1].keep:
             self._pending.pop()
         self._pending.append(_Pending(item, keep))
+        if now:
+            self._now.set()
         if self.is_idle:
             self._worker = asyncio.get_running_loop().create_task(self._run())
 
@@ -80,9 +88,11 @@ class EditCoalescer(Generic[T]):
             if self._last_start is not None:
                 wait = self._last_start + self._min_interval - self._clock()
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._now.wait(), wait)
             if not self._pending:
                 return
+            self._now.clear()
             pending = self._pending.popleft()
             self._last_start = self._clock()
             try:

@@ -1,8 +1,9 @@
 """The one live message that shows a table in its channel, edited in place.
 
 It is posted on the table's first change and edited after that, through an
-``EditCoalescer``: one edit in flight, a minimum interval between edits, newer states replacing
-waiting ones, and the end of a hand always shown. Each edit takes the cheapest way Discord
+``EditCoalescer``: one edit in flight, a minimum interval between edits (but for an edit that
+answers a click, which goes at once), newer states replacing waiting ones, and the end of a
+hand always shown. Each edit takes the cheapest way Discord
 offers (see ``table_clicks``): the answer to a click waiting on the message (UPDATE_MESSAGE),
 else the freshest interaction token of the message, else a channel message edit, the only one
 of the three that counts against the bot's global rate limit.
@@ -76,9 +77,11 @@ class LiveTableMessage:
         await self.clicks.carry(self.clicks.expect(interaction), work)
 
     def show(self, snapshot: TableSnapshot, *, keep: bool = False) -> None:
-        """Show ``snapshot`` soon; with ``keep`` it is shown even if newer ones follow."""
+        """Show ``snapshot`` soon; with ``keep`` it is shown even if newer ones follow. When a
+        click's action waits to be shown, at once: its answer is the edit."""
         self.language = snapshot.language
-        self._coalescer.submit(snapshot, keep=keep)
+        self._coalescer.submit(snapshot, keep=keep, now=self.message is not None
+                               and self.clicks.answerable(self.message.id))
 
     def repost(self, snapshot: TableSnapshot) -> None:
         """Post the table as a new message at the bottom of the channel and delete the old one.

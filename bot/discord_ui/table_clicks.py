@@ -74,11 +74,21 @@ class TableClicks:
     def claim(self, message_id: int) -> PendingClick | None:
         """The oldest waiting click on message ``message_id`` whose action is applied, now the
         caller's to answer."""
+        click = self._answerable(message_id)
+        if click is not None:
+            self._waiting.remove(click)
+            click.claimed = True
+        return click
+
+    def answerable(self, message_id: int) -> bool:
+        """True when a click on message ``message_id`` has its action applied and waits for
+        the edit that shows it."""
+        return self._answerable(message_id) is not None
+
+    def _answerable(self, message_id: int) -> PendingClick | None:
         for click in self._waiting:
             message = click.interaction.message
             if click.applied and message is not None and message.id == message_id:
-                self._waiting.remove(click)
-                click.claimed = True
                 return click
         return None
 

@@ -58,6 +58,16 @@ async def test_a_click_is_answered_with_the_table_its_action_left(club: Club):
                 if call.channel_id == club.channel]
 
 
+async def test_a_click_right_after_an_edit_is_answered_with_the_table_at_once(club: Club):
+    """The answer to a click does not wait out the interval between edits (Discord does not
+    count it against the channel's edits): with an interval longer than the 2 s after which
+    a click is deferred, the click is still answered with the table, not a deferral."""
+    bot = await club.start_bot(edit_interval=2.5)
+    user = await deal_first_turn(club, bot)
+    _, answer = await click_check_or_call(club, bot, user)  # right after the deal's edit
+    assert answer.response_type == 7 and not answer.deferred
+
+
 async def test_later_edits_go_through_the_clicks_token(club: Club):
     bot = await club.start_bot()
     user = await deal_first_turn(club, bot)

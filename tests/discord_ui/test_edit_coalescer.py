@@ -75,6 +75,20 @@ async def test_never_more_than_one_publish_in_flight_and_interval_respected():
     assert all(state in recorder.items for state in range(0, 30, 3))
 
 
+async def test_a_state_submitted_now_skips_the_interval_and_the_next_waits_from_it():
+    recorder = Recorder()
+    coalescer = EditCoalescer(recorder, min_interval=600.0)
+    coalescer.submit(1)
+    coalescer.submit(2, now=True)  # replaces 1 before it went: one publish
+    await asyncio.wait_for(coalescer.flush(), timeout=5.0)
+    coalescer.submit(3, now=True)  # an answer to a click, right after an edit
+    await asyncio.wait_for(coalescer.flush(), timeout=5.0)
+    coalescer.submit(4)
+    await asyncio.sleep(0)
+    assert recorder.items == [2, 3] and not coalescer.is_idle  # 4 waits out the interval
+    coalescer.cancel()
+
+
 async def test_a_failing_publish_does_not_stop_later_ones():
     published: list[int] = []
 
