@@ -19,7 +19,7 @@ import yarl
 from discord.ext import commands
 
 from bot.discord_ui.cogs import EXTENSIONS
-from bot.discord_ui.live_table import TableRenderer
+from bot.discord_ui.live_table import TableImages
 from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, CardsRenderer, DiscordNotifier
 from bot.discord_ui.replies import language_of
 from bot.discord_ui.translator import CatalogTranslator
@@ -30,7 +30,7 @@ from bot.discord_ui.views.run_it_twice import RunItTwiceButton
 from bot.discord_ui.views.table_controls import MyCardsButton, TurnButton
 from bot.ledger import Ledger, LedgerError, ShardClaimLost
 from bot.process import PROCESS_TOKEN
-from bot.render import render_cards, render_table
+from bot.render import render_cards, render_table, table_image_key
 from bot.settings import Settings
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
@@ -146,10 +146,10 @@ class HoldemBot(commands.AutoShardedBot):
                                 self.settings.shard_lease)
         await self.lease.acquire()
         self.lease.keep(self._claim_lost)
-        render_table, render_cards = _renderers(self.options.draw_images)
+        table_images, render_cards = _renderers(self.options.draw_images)
         self.notifier = DiscordNotifier(
             self, edit_interval=self.options.edit_interval,
-            render_table=render_table, render_cards=render_cards,
+            table_images=table_images, render_cards=render_cards,
             dm_deadline=self.options.dm_deadline,
             remember_message=self._remember_table_message,
             dm_channel_book=LedgerDmChannels(self.ledger),
@@ -265,5 +265,7 @@ def create_bot(settings: Settings | None = None, options: BotOptions | None = No
     return HoldemBot(settings or Settings.from_env(), options or BotOptions())
 
 
-def _renderers(draw_images: bool) -> tuple[TableRenderer | None, CardsRenderer | None]:
-    return (render_table, render_cards) if draw_images else (None, None)
+def _renderers(draw_images: bool) -> tuple[TableImages | None, CardsRenderer | None]:
+    if not draw_images:
+        return None, None
+    return TableImages(draw=render_table, key=table_image_key), render_cards

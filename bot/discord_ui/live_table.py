@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import discord
 
@@ -28,7 +29,32 @@ from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 
 log = logging.getLogger(__name__)
 
-TableRenderer = Callable[[TableState], bytes]
+class TableDrawing(Protocol):
+    """Draws the table image (PNG) of ``state`` with its words in ``language``."""
+
+    def __call__(self, state: TableState, *, language: Language) -> bytes: ...
+
+
+class TableDrawingKey(Protocol):
+    """What ``TableDrawing`` would draw, as a digest: equal keys, equal pictures."""
+
+    def __call__(self, state: TableState, *, language: Language) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TableImages:
+    """How the table message gets its picture: ``key`` tells, far more cheaply than drawing,
+    whether the picture changed, so an edit that changes only words uploads none."""
+
+    draw: TableDrawing
+    key: TableDrawingKey
+
+    def draw_if_changed(self, state: TableState, language: Language,
+                        shown: str | None) -> tuple[str, bytes | None]:
+        """The picture's key, and the PNG unless ``shown`` (the key of the picture on the
+        message) says it is already there."""
+        key = self.key(state, language=language)
+        return key, None if key == shown else self.draw(state, language=language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +78,14 @@ class LiveTableMessage:
         channel_id: int,
         *,
         min_interval: float,
-        render_table: TableRenderer | None = None,
+        images: TableImages | None = None,
         on_posted: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self._client = client
         self.channel_id = channel_id
-        self._render_table = render_table
+        self._images = images
+        self._shown_image: str | None = None
+        """The key of the picture on ``message`` (``None``: none known)."""
         self._on_posted = on_posted
         self._coalescer: EditCoalescer[TableSnapshot] = EditCoalescer(self._publish, min_interval)
         self.message: discord.Message | discord.PartialMessage | None = None
@@ -102,23 +130,26 @@ class LiveTableMessage:
         self.clicks.give_up()
 
     async def _publish(self, snapshot: TableSnapshot) -> None:
-        image = None
-        if self._render_table is not None:
-            image = await asyncio.to_thread(self._render_table, snapshot.state)
-        embed = table_embed(snapshot.state, snapshot.outcome, with_image=image is not None,
+        editing = self.message is not None and not self._repost_next
+        key, image = await self._picture(snapshot, self._shown_image if editing else None)
+        embed = table_embed(snapshot.state, snapshot.outcome, with_image=key is not None,
                             language=snapshot.language)
         view = TableControls(snapshot.state, snapshot.prompt, snapshot.language)
-        files = _files(image)
-        if self.message is not None and not self._repost_next:
-            if await self._edit(self.message, embed, files, view):
+        if self.message is not None and editing:
+            self._shown_image = None  # unknown until the edit is known to have landed
+            if await self._edit(self.message, embed, _files(image), view):
+                self._shown_image = key
                 return
             log.info("table message in channel %s was deleted; posting a new one",
                      self.channel_id)
             self.message = None
+            if image is None and key is not None:
+                key, image = await self._picture(snapshot, None)
         self.clicks.give_up()
         old, self._repost_next = self.message, False
         channel = self._client.get_partial_messageable(self.channel_id)
-        self.message = await channel.send(embed=embed, files=files(), view=view)
+        self.message = await channel.send(embed=embed, files=_files(image)(), view=view)
+        self._shown_image = key
         if self._on_posted is not None:
             await self._on_posted(self.channel_id, self.message.id)
         if old is not None:
@@ -127,11 +158,21 @@ class LiveTableMessage:
             except discord.HTTPException:
                 log.info("could not delete the previous table message in %s", self.channel_id)
 
+    async def _picture(self, snapshot: TableSnapshot,
+                       shown: str | None) -> tuple[str | None, bytes | None]:
+        """The key of the snapshot's picture (``None`` without images) and its PNG, drawn off
+        the event loop unless ``shown`` is that key already."""
+        if self._images is None:
+            return None, None
+        return await asyncio.to_thread(self._images.draw_if_changed, snapshot.state,
+                                       snapshot.language, shown)
+
     async def _edit(self, message: discord.Message | discord.PartialMessage,
-                    embed: discord.Embed, files: Callable[[], Sequence[discord.File]],
+                    embed: discord.Embed, files: Callable[[], Any],
                     view: TableControls) -> bool:
         """Edit the table message in place, the cheapest way that works; ``False`` when it is
-        gone. ``files`` makes the attachments afresh for each try (a file is read once)."""
+        gone. ``files`` makes the attachments afresh for each try (a file is read once), or
+        leaves the message's own picture in place."""
         message_id = message.id
         click = self.clicks.claim(message_id)
         if click is not None:
@@ -159,7 +200,8 @@ class LiveTableMessage:
             return False
 
 
-def _files(png: bytes | None) -> Callable[[], list[discord.File]]:
-    """The table image as a fresh attachment list each time it is called."""
-    return lambda: [] if png is None else [discord.File(io.BytesIO(png),
-                                                        filename=TABLE_IMAGE_NAME)]
+def _files(png: bytes | None) -> Callable[[], Any]:
+    """The table image as a fresh attachment list each time it is called; without one,
+    ``MISSING``: an edit then keeps the picture the message has (none without images)."""
+    return lambda: discord.utils.MISSING if png is None else [
+        discord.File(io.BytesIO(png), filename=TABLE_IMAGE_NAME)]

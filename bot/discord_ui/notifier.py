@@ -35,7 +35,7 @@ import discord
 
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_COLOUR, channel_link, countdown, hole_cards_text
-from bot.discord_ui.live_table import LiveTableMessage, TableRenderer, TableSnapshot
+from bot.discord_ui.live_table import LiveTableMessage, TableImages, TableSnapshot
 from bot.discord_ui.tournament_embeds import results_embed, status_embed
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.i18n import ENGLISH, Language, Message, language_for, tr
@@ -124,7 +124,7 @@ class DiscordNotifier:
         client: discord.Client,
         *,
         edit_interval: float = 1.2,
-        render_table: TableRenderer | None = None,
+        table_images: TableImages | None = None,
         render_cards: CardsRenderer | None = None,
         dm_deadline: float = DM_DEADLINE_SECONDS,
         remember_message: Callable[[int, int], Awaitable[None]] | None = None,
@@ -135,7 +135,7 @@ class DiscordNotifier:
         self._remember_message = remember_message
         self._dm_deadline = dm_deadline
         self._edit_interval = edit_interval
-        self._render_table = render_table
+        self._table_images = table_images
         self._render_cards = render_cards
         self._live: dict[int, LiveTableMessage] = {}
         self._states: dict[int, TableState] = {}
@@ -437,7 +437,7 @@ class DiscordNotifier:
         live = self._live.get(channel_id)
         if live is None:
             live = LiveTableMessage(self._client, channel_id, min_interval=self._edit_interval,
-                                    render_table=self._render_table,
+                                    images=self._table_images,
                                     on_posted=self._remember_message)
             self._live[channel_id] = live
         return live
