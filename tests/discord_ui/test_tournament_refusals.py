@@ -171,3 +171,16 @@ async def test_late_registration_through_discord(club: Club):
     await slash(club.admin, club.channel, "tournament cancel")
     assert await bot.ledger.balance(club.guild_id, club.bob) == 10_000
     assert (await bot.ledger.audit()).ok
+
+
+async def test_no_open_tournament_points_to_whoever_may_create_one(club: Club):
+    bot = await start_tournament_bot(club)
+    slash = club.fake.slash
+    for user in (club.alice, club.bob, club.admin):
+        await slash(user, club.channel, "balance")
+    await refused(club, bot, slash(club.bob, club.channel, "tournament join"),
+                  "A member with Manage Server can start one with /tournament create.")
+    await slash(club.admin, club.channel, "settings", tournament_creators="anyone")
+    answer = await slash(club.bob, club.channel, "tournament join")
+    assert answer.ephemeral and "Manage Server" not in answer.content, answer.content
+    assert "Anyone can start one with /tournament create." in answer.content

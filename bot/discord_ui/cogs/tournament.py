@@ -52,14 +52,18 @@ _PAYOUT_SEPARATORS = re.compile(r"[\s/,;|]+")
 
 
 class NoTournamentHere(HoldemError):
-    """A command without a tournament number, in a channel with no open tournament."""
+    """A command without a tournament number, in a channel with no open tournament; it points
+    to the open ones, else to who may create one (``anyone_creates``: the server lets anyone)."""
 
-    def __init__(self, open_ids: list[int]) -> None:
+    def __init__(self, open_ids: list[int], *, anyone_creates: bool) -> None:
         if open_ids:
             super().__init__(tr(
                 "There is no open tournament in this channel. Open in this server: {numbers}; "
                 "give its number with the tournament option.",
                 numbers=[f"#{number}" for number in open_ids]))
+        elif anyone_creates:
+            super().__init__(tr("There is no open tournament in this channel. Anyone can "
+                                "start one with /tournament create."))
         else:
             super().__init__(tr("There is no open tournament in this channel. A member with "
                                 "Manage Server can start one with /tournament create."))
@@ -179,7 +183,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @app_commands.describe(tournament="The tournament's number (default: this channel's)")
     async def join(self, interaction: discord.Interaction[HoldemBot],
                    tournament: TOURNAMENT_ID | None = None) -> None:
-        status = self._tournament(interaction, tournament)
+        status = await self._tournament(interaction, tournament)
         user = interaction.user
         count = await within_deadline(interaction, self.bot.tables.tournaments.join(
             status.tournament_id, user.id, user.display_name))
@@ -207,7 +211,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @app_commands.describe(tournament="The tournament's number (default: this channel's)")
     async def leave(self, interaction: discord.Interaction[HoldemBot],
                     tournament: TOURNAMENT_ID | None = None) -> None:
-        status = self._tournament(interaction, tournament)
+        status = await self._tournament(interaction, tournament)
         await within_deadline(interaction, self.bot.tables.tournaments.leave(
             status.tournament_id, interaction.user.id))
         await reply(interaction, tr("You left tournament #{number}; your buy-in of {buy_in} "
@@ -220,7 +224,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @app_commands.describe(tournament="The tournament's number (default: this channel's)")
     async def start(self, interaction: discord.Interaction[HoldemBot],
                     tournament: TOURNAMENT_ID | None = None) -> None:
-        status = self._tournament(interaction, tournament)
+        status = await self._tournament(interaction, tournament)
         by_user = None if interaction.permissions.manage_guild else interaction.user.id
         await within_deadline(interaction, self.bot.tables.tournaments.start(
             status.tournament_id, by_user))
@@ -232,7 +236,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @app_commands.describe(tournament="The tournament's number (default: this channel's)")
     async def status(self, interaction: discord.Interaction[HoldemBot],
                      tournament: TOURNAMENT_ID | None = None) -> None:
-        status = self._tournament(interaction, tournament)
+        status = await self._tournament(interaction, tournament)
         await reply(interaction, embed=status_embed(status, language_of(interaction)))
 
     @tournament.command(name="cancel", description="Cancel a tournament and refund every "
@@ -240,7 +244,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @app_commands.describe(tournament="The tournament's number (default: this channel's)")
     async def cancel(self, interaction: discord.Interaction[HoldemBot],
                      tournament: TOURNAMENT_ID | None = None) -> None:
-        status = self._tournament(interaction, tournament)
+        status = await self._tournament(interaction, tournament)
         if not interaction.permissions.manage_guild \
                 and interaction.user.id != status.creator_id:
             raise NotTournamentOrganiser()
@@ -268,16 +272,19 @@ class TournamentCog(commands.Cog, name="Tournament"):
             choices.append(app_commands.Choice(name=label[:100], value=status.tournament_id))
         return choices[-25:]
 
-    def _tournament(self, interaction: discord.Interaction[HoldemBot],
-                    number: int | None) -> TournamentStatus:
+    async def _tournament(self, interaction: discord.Interaction[HoldemBot],
+                          number: int | None) -> TournamentStatus:
         """The tournament ``number`` of this server, else the open one of this channel."""
         tournaments = self.bot.tables.tournaments
         guild_id = interaction.guild_id or 0
         if number is None:
             found = tournaments.in_channel(interaction.channel_id or 0)
             if found is None:
+                server = await within_deadline(interaction,
+                                               self.bot.tables.guild_settings(guild_id))
                 raise NoTournamentHere([status.tournament_id
-                                        for status in tournaments.tournaments(guild_id)])
+                                        for status in tournaments.tournaments(guild_id)],
+                                       anyone_creates=server.tournament_creators == "anyone")
             number = found
         status = tournaments.status(number)
         if status.guild_id != guild_id:
