@@ -168,7 +168,8 @@ class Table:
         )
 
     async def close(self) -> None:
-        """Stop the runner, refund an unfinished hand and cash everyone out. What the ledger
+        """Stop the runner, refund an unfinished hand, cash everyone out and publish the
+        closed table (no hand, no turn: its message keeps no button to press). What the ledger
         cannot do now (it is failing) its recovery does at the next start."""
         self._doorbell.close()
         if self._task is not None:
@@ -181,6 +182,7 @@ class Table:
             except LedgerUnavailable:
                 log.error("table %s: closed without cashing out; the chip ledger's recovery "
                           "returns the chips at the next start", self.channel_id)
+        await self._runner.publish()
 
     def is_empty(self) -> bool:
         """True when no seat is taken."""
