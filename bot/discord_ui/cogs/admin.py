@@ -94,12 +94,17 @@ class AdminCog(commands.Cog, name="Admin"):
         changes = {name: value for name, value in given.items() if value is not None}
 
         async def apply() -> TableSettings:
+            """All or nothing: the server's new settings are checked before the channel's table
+            takes them (the table checks and applies in one step, refusing a tournament table's
+            or blinds it cannot have), and saved only after, so any refusal changes nothing."""
+            tables = self.bot.tables
+            server = await tables.guild_settings(guild_id)
             if not changes:
-                return await self.bot.tables.guild_settings(guild_id)
-            updated = await self.bot.tables.update_guild_settings(guild_id, **changes)
-            if self.bot.tables.state(channel_id) is not None:
-                await self.bot.tables.update_table_settings(channel_id, **changes)
-            return updated
+                return server
+            server.with_changes(**changes)
+            if tables.state(channel_id) is not None:
+                await tables.update_table_settings(channel_id, **changes)
+            return await tables.update_guild_settings(guild_id, **changes)
 
         current = await within_deadline(interaction, apply())
         title = tr("Table settings updated") if changes else tr("Table settings")
