@@ -1,8 +1,11 @@
 """The buttons under the table: stable ids, and only legal actions enabled, with amounts."""
 
+import pytest
+
 from bot.discord_ui.views.table_controls import MY_CARDS_ID, TableControls
 from bot.tables.notifier import Turn, TurnPrompt
 from engine.actions import LegalActions
+from tests.discord_ui.club import Club, control, start_hand, wait_for_turn_or_end
 from tests.discord_ui.test_embeds import state
 
 
@@ -66,3 +69,24 @@ async def test_buttons_that_are_not_legal_are_disabled():
 
 async def test_my_cards_is_disabled_between_hands():
     assert buttons(TableControls(state(is_hand_running=False)))[MY_CARDS_ID][1] is True
+
+
+@pytest.mark.slow
+async def test_all_in_is_disabled_when_only_call_or_fold_is_legal(club: Club):
+    """Heads-up, the short stack goes all-in for 800: the big stack may call or fold, so its
+    All-in button (which the engine would refuse) is drawn disabled."""
+    bot = await club.start_bot()
+    for user, buy_in in ((club.alice, 800), (club.bob, 3_000)):
+        await club.fake.slash(user, club.channel, "join", buy_in=buy_in)
+    await start_hand(club, bot, club.alice)
+    while (user := await wait_for_turn_or_end(club, bot)) == club.bob:
+        message = await club.table_message(bot)
+        await club.fake.click(club.bob, message.id, control(message, "check", "call"))
+    assert user == club.alice
+    message = await club.table_message(bot)
+    await club.fake.click(club.alice, message.id, control(message, "allin"))
+    assert await wait_for_turn_or_end(club, bot) == club.bob
+    message = await club.table_message(bot)
+    allin = message.find_component(control(message, "allin"))
+    assert allin.get("disabled") and allin["label"] == "All-in 2,980", allin
+    assert not message.find_component(control(message, "call")).get("disabled")

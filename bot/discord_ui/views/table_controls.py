@@ -125,7 +125,8 @@ class TableControls(discord.ui.View):
                   enabled=legal is not None and legal.can_bet_or_raise)
         self._add("allin", turn, tr_c("button", "All-in {amount}", amount=legal.stack) if legal
                   else tr_c("button", "All-in"),
-                  discord.ButtonStyle.danger, enabled=legal is not None and legal.stack > 0)
+                  discord.ButtonStyle.danger,
+                  enabled=legal is not None and legal.allows(Action(ActionKind.ALL_IN)))
         for size, name in _QUICK_LABELS.items():
             label = name
             if prompt is not None and prompt.legal.can_bet_or_raise:
