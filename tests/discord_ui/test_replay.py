@@ -4,11 +4,13 @@ not replay."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
 from PIL import Image
 
+from bot.discord_ui import replies
 from bot.render.card_faces import card_back, card_face
 from bot.render.table_image import SHOWN_CARD, hole_card_boxes
 from engine.hand_record import RecordedHand
@@ -101,6 +103,51 @@ async def test_share_posts_in_the_channel_only_a_replay_whose_cards_are_public(c
         else:
             assert answer.ephemeral and "were never shown" in answer.content
             assert not answer.attachment_names
+
+
+def slow_hand_history(bot: object, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """The ledger answers ``hand_history`` only once the returned event is set, so that
+    /replay defers first (as under a slow database)."""
+    monkeypatch.setattr(replies, "DEFER_AFTER_SECONDS", 0.01)
+    released, original = asyncio.Event(), bot.ledger.hand_history
+
+    async def slow(hand_id: int) -> object:
+        await released.wait()
+        return await original(hand_id)
+
+    monkeypatch.setattr(bot.ledger, "hand_history", slow)
+    return released
+
+
+async def test_a_hand_is_shared_only_into_its_own_channel_and_a_refusal_stays_private(
+        club: Club, monkeypatch: pytest.MonkeyPatch):
+    outsider = club.fake.add_user("outsider")
+    club.fake.hide_channel(club.channel, outsider)  # the hand's channel is private
+    bot, hand_id, _ = await played_hand(club)
+    lounge_before = len(club.fake.channel_messages(club.lounge))
+    released = slow_hand_history(bot, monkeypatch)
+    answer = await club.fake.slash(club.admin, club.lounge, "replay", hand=hand_id, share=True)
+    assert answer.deferred and answer.ephemeral  # nobody else sees the thinking, nor a "no"
+    released.set()
+    await club.fake.wait_until(lambda: bool(answer.all_text()))
+    assert "only in the channel it was played in" in answer.all_text(), answer.all_text()
+    assert all(message.is_ephemeral for message in [answer.message, *answer.followups])
+    assert len(club.fake.channel_messages(club.lounge)) == lounge_before
+
+
+async def test_a_slow_shared_replay_thinks_privately_then_posts_in_the_channel(
+        club: Club, monkeypatch: pytest.MonkeyPatch):
+    bot, hand_id, _ = await played_hand(club)
+    released = slow_hand_history(bot, monkeypatch)
+    answer = await club.fake.slash(club.admin, club.channel, "replay", hand=hand_id, share=True)
+    assert answer.deferred and answer.ephemeral
+    released.set()
+    await club.fake.wait_until(lambda: any(message.attachment_names
+                                           for message in answer.followups), timeout=30)
+    [posted] = answer.followups
+    assert not posted.is_ephemeral and posted.content == f"Hand #{hand_id}:"
+    assert posted.attachment_names == [f"hand-{hand_id}.gif", f"hand-{hand_id}.png"]
+    assert f"hand #{hand_id}" in answer.content.lower()
 
 
 async def test_replays_of_hands_a_member_may_not_see_are_refused(club: Club):

@@ -202,8 +202,8 @@ class AccountCog(commands.Cog, name="Account"):
     @app_commands.command(description="A hand replayed as an animated picture (other players' "
                                       "unshown cards face down).")
     @app_commands.describe(hand="The hand's id (default: your latest hand)",
-                           share="Post it in the channel (only when every card in it was "
-                                 "shown)")
+                           share="Post it here, in the hand's own channel (when you played "
+                                 "it, only if your cards were shown)")
     @app_commands.guild_only()
     async def replay(
         self,
@@ -211,6 +211,11 @@ class AccountCog(commands.Cog, name="Account"):
         hand: int | None = None,
         share: bool = False,
     ) -> None:
+        """The replay, for the member alone or, with ``share``, posted in the hand's own channel
+        and nowhere else: whoever reads that channel could watch the hand there as it was
+        played, so the post shows nobody anything new, while another channel (a public one,
+        for a hand from a private channel) may have other readers. Until that rule has passed,
+        any deferral is ephemeral, so that a refusal is never shown to everyone."""
         if not self.bot.options.draw_images:
             raise InputError(tr("Replays are pictures, and this bot is set to draw none: "
                                 "/history has the hand as text."))
@@ -222,15 +227,21 @@ class AccountCog(commands.Cog, name="Account"):
                                     "/history has it as text.", hand=str(record.hand_id)))
             seat = record.seat_of(interaction.user.id)
             played = RecordedHand.from_json(record.replay)
+            if share and record.table_id != interaction.channel_id:
+                raise InputError(tr("Hand #{hand} can be shared only in the channel it was "
+                                    "played in.", hand=str(record.hand_id)))
             if share and seat is not None and seat not in played.shown_seats():
                 raise InputError(tr("Your cards in hand #{hand} were never shown, so its "
                                     "replay is only for you: leave out share.",
                                     hand=str(record.hand_id)))
             return record, played, seat
 
-        record, played, seat = await within_deadline(interaction, find(), ephemeral=not share)
+        record, played, seat = await within_deadline(interaction, find())
         if not interaction.response.is_done():  # drawing takes a while: say so at once
             await interaction.response.defer(ephemeral=not share, thinking=True)
+        elif share:  # the private "thinking" becomes a note; the replay follows for everyone
+            await reply(interaction, tr("Posting hand #{hand} in this channel…",
+                                        hand=str(record.hand_id)))
         names = [participant.name for participant in record.participants]
         image = await asyncio.to_thread(render_replay, played, names, seat,
                                         title=record.hand_id, limit=interaction.filesize_limit,
