@@ -14,6 +14,7 @@ import math
 import discord
 from discord import app_commands
 
+from bot.discord_ui.expired_interactions import EXPIRED, is_expired
 from bot.discord_ui.replies import language_of, reply
 from bot.errors import HoldemError
 from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_c, tr_n
@@ -85,7 +86,10 @@ async def report_error(
     interaction: discord.Interaction[discord.Client], error: BaseException
 ) -> None:
     """Tell the person about ``error`` ephemerally, in their language; log it first when it is
-    a bug."""
+    a bug. An interaction Discord already expired can be told nothing: it is only counted."""
+    if is_expired(error):
+        EXPIRED.note()
+        return
     message = error_text(error)
     if message is None:
         command = interaction.command.qualified_name if interaction.command else None

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.discord_ui.expired_interactions import EXPIRED, is_expired
 from bot.discord_ui.replies import DEFER_AFTER_SECONDS
 
 log = logging.getLogger(__name__)
@@ -154,7 +155,10 @@ class TableClicks:
         try:
             await response.defer()
         except (discord.HTTPException, discord.InteractionResponded) as error:
-            log.info("could not acknowledge a click on the table: %r", error)
+            if is_expired(error):
+                EXPIRED.note()
+            else:
+                log.info("could not acknowledge a click on the table: %r", error)
             return
         message = click.interaction.message
         if message is not None:

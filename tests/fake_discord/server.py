@@ -72,6 +72,15 @@ class FakeDiscord:
         self._saved_settings: tuple[str, yarl.URL] | None = None
         self._clients: list[tuple[discord.Client, asyncio.Task[None]]] = []
 
+    @property
+    def interaction_deadline(self) -> float:
+        """How late a first answer may come (settable: 0 expires every interaction)."""
+        return self._rest.interaction_deadline
+
+    @interaction_deadline.setter
+    def interaction_deadline(self, seconds: float) -> None:
+        self._rest.interaction_deadline = seconds
+
     # ----------------------------------------------------------------- lifecycle
 
     async def __aenter__(self) -> Self:
