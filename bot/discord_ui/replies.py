@@ -20,7 +20,20 @@ from bot.i18n import Language, Message, language_for
 T = TypeVar("T")
 
 DEFER_AFTER_SECONDS = 2.0
+"""How long after Discord created an interaction the bot still waits for its real answer
+before acknowledging it silently: a second of margin on Discord's 3."""
 _THINKING_REPLACED = "holdem.thinking_replaced"
+
+
+def seconds_to_acknowledge(interaction: discord.Interaction[discord.Client]) -> float:
+    """How long the bot may still wait before acknowledging ``interaction``:
+    ``DEFER_AFTER_SECONDS`` from when Discord created it (its id says when), so one that sat
+    in a busy event loop is acknowledged sooner. An age outside Discord's 3 seconds says the
+    clocks disagree rather than that the interaction is old, and counts as none."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if not 0.0 <= age <= 3.0:
+        age = 0.0
+    return max(0.0, DEFER_AFTER_SECONDS - age)
 
 
 def language_of(interaction: discord.Interaction[discord.Client]) -> Language:
@@ -42,10 +55,10 @@ async def within_deadline(
     *,
     ephemeral: bool = True,
 ) -> T:
-    """Await ``work``; if it takes longer than ``DEFER_AFTER_SECONDS``, acknowledge the
+    """Await ``work``; if it is not done by ``seconds_to_acknowledge``, acknowledge the
     interaction (a "thinking" message for commands, a silent update for components) first."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
+    done, _ = await asyncio.wait({task}, timeout=seconds_to_acknowledge(interaction))
     if not done and not interaction.response.is_done():
         is_component = interaction.type is discord.InteractionType.component
         await interaction.response.defer(ephemeral=ephemeral, thinking=not is_component)

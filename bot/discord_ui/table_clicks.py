@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord_ui.expired_interactions import EXPIRED, is_expired
-from bot.discord_ui.replies import DEFER_AFTER_SECONDS
+from bot.discord_ui.replies import seconds_to_acknowledge
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +123,12 @@ class TableClicks:
     async def carry(self, click: PendingClick, work: Awaitable[None]) -> None:
         """Apply the click's action (``work``) and see the click acknowledged within Discord's
         3 seconds: by the table edit that follows the action, or, when none has answered it
-        by ``DEFER_AFTER_SECONDS``, silently (DEFERRED_UPDATE_MESSAGE; its token then carries
+        by ``seconds_to_acknowledge``, silently (DEFERRED_UPDATE_MESSAGE; its token then carries
         the next edit). A refused action leaves the click to be answered with the refusal,
         which ``work`` raises."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + DEFER_AFTER_SECONDS
+        wait = seconds_to_acknowledge(click.interaction)
+        deadline = loop.time() + wait
 
         async def apply() -> None:
             await work
@@ -135,7 +136,7 @@ class TableClicks:
 
         task = asyncio.ensure_future(apply())
         try:
-            await asyncio.wait({task}, timeout=DEFER_AFTER_SECONDS)
+            await asyncio.wait({task}, timeout=wait)
             if task.done() and not _failed(task):
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(click.attempted.wait(), deadline - loop.time())

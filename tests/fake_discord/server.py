@@ -309,7 +309,7 @@ class FakeDiscord:
         if guild is not None and user_id not in guild.members:
             raise InteractionRefused(f"user {user_id} is not a member of {guild.name!r}")
         record = InteractionRecord(
-            id=world.new_id(), token=secrets.token_urlsafe(24), type=interaction_type,
+            id=world.new_interaction_id(), token=secrets.token_urlsafe(24), type=interaction_type,
             user_id=user_id, channel_id=channel.id, created=world.elapsed(),
             source_message_id=source.id if source else None,
         )

@@ -10,6 +10,9 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import discord
 
 from . import payloads
 from .payloads import JSON
@@ -66,6 +69,12 @@ class World:
 
     def new_id(self) -> int:
         return next(self._ids)
+
+    def new_interaction_id(self, *, age: float = 0.0) -> int:
+        """An id that tells when the interaction was created, ``age`` seconds ago, as
+        Discord's do (the bot reads an interaction's age from it)."""
+        created = datetime.now(UTC) - timedelta(seconds=age)
+        return discord.utils.time_snowflake(created) + next(self._ids) % (1 << 22)
 
     def new_id_on_shard(self, shard: int) -> int:
         """A new id that, as a guild id, is on ``shard``: ``(id >> 22) % shard_count``."""
