@@ -112,11 +112,15 @@ class TableManager:
     async def close_table(self, channel_id: int) -> bool:
         """Close the channel's table as ``shutdown`` closes them all: a hand in progress is
         refunded to its start-of-hand stacks and everyone is cashed out. For a channel that is
-        gone (deleted, or its server left). Returns whether there was a table."""
+        gone (deleted, or its server left); a tournament's table then tells its tournament,
+        which seats its players elsewhere or is cancelled. Returns whether there was a
+        table."""
         table = self._tables.pop(channel_id, None)
         if table is None:
             return False
         await table.close()
+        if table.is_tournament:  # the chips first: the front end may wait on Discord
+            await self.tournaments.table_gone(table)
         await self._tell_closed(channel_id)
         return True
 

@@ -151,6 +151,8 @@ class _Tournament:
         self.lock = asyncio.Lock()
         self.chips: TournamentChips | None = None
         self.tables: dict[int, Table] = {}
+        self.table_settings: TableSettings | None = None
+        """The settings its tables open with (known from the start)."""
         self.standings: Standings[PlayerKey] | None = None
         self.percents: tuple[int, ...] = ()
         self.prizes: dict[PlayerKey, int] = {}
@@ -317,14 +319,45 @@ class TournamentManager:
             if tournament.phase in (TournamentPhase.FINISHED, TournamentPhase.CANCELLED):
                 raise TournamentNotOpen(tournament.phase.value)
             await self._call(self._ledger.cancel_tournament(tournament_id))
-            tournament.phase = TournamentPhase.CANCELLED
-            tournament.finished_at = self.clock()
-            tables = list(tournament.tables.values())
-            tournament.tables.clear()
-        # Not under the lock: a table's runner may be waiting for it to finish its hand.
-        for table in tables:
-            await self._host.release_tournament_table(table)
-        await self._changed(tournament)
+            tables = self._stop(tournament)
+        await self._release(tournament, tables)
+
+    async def table_gone(self, table: Table) -> None:
+        """A tournament table's channel or thread is gone (the host closed the table: its hand
+        refunded, its players holding their stacks off the table). They sit down with their
+        stacks at the tournament's other tables, or at a new one when those lack the seats;
+        when no table can be opened, the tournament is cancelled and every buy-in refunded
+        (by the ledger's recovery at the next start if the ledger fails now)."""
+        tournament = next((t for t in self._tournaments.values()
+                           if t.tables.get(table.channel_id) is table), None)
+        if tournament is None:
+            return
+        async with tournament.lock:
+            if tournament.tables.pop(table.channel_id, None) is not table:
+                return
+            chips, standings = tournament.chips, tournament.standings
+            assert chips is not None and standings is not None
+            unseated = [player for player in standings.remaining if chips.table_of(player) is None]
+            try:
+                if table.channel_id == tournament.channel_id:
+                    raise TournamentTablesUnavailable()  # its threads are gone with it
+                if len(unseated) > sum(other.free_seats() for other in tournament.tables.values()):
+                    self._host_table(tournament, (await self._open_channels(
+                        tournament, 1, numbered_from=len(tournament.tables) + 1))[0]).start()
+                for player in unseated:
+                    await self._seat_moved(tournament, player, chips.stack(player),
+                                           table.channel_id, self._late_table(tournament),
+                                           table_broken=True)
+            except HoldemError:
+                log.warning("tournament %s: the players of its table %s could not sit down "
+                            "again; cancelling it", tournament.id, table.channel_id)
+            else:
+                if unseated:
+                    await self._changed(tournament)
+                return
+            tables = self._stop(tournament)
+            await self._refund(tournament)
+        await self._release(tournament, tables)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -375,15 +408,8 @@ class TournamentManager:
         for tournament in list(self._tournaments.values()):
             if tournament.phase not in (TournamentPhase.REGISTERING, TournamentPhase.RUNNING):
                 continue
-            tournament.phase = TournamentPhase.CANCELLED
-            tournament.tables.clear()
-            if self._fenced:
-                continue
-            try:
-                await self._call(self._ledger.cancel_tournament(tournament.id))
-            except Exception:
-                log.exception("tournament %s: not refunded at shutdown; the ledger's recovery "
-                              "refunds it at the next start", tournament.id)
+            self._stop(tournament)
+            await self._refund(tournament)
 
     # -- starting ----------------------------------------------------------------------------
 
@@ -410,24 +436,35 @@ class TournamentManager:
             await self._seat_field(tournament, order, channels, percents)
         except BaseException:
             log.exception("tournament %s could not be seated; cancelling it", tournament.id)
-            tournament.phase = TournamentPhase.CANCELLED
-            for table in list(tournament.tables.values()):
-                await self._host.release_tournament_table(table)
-            tournament.tables.clear()
-            await self._call(self._ledger.cancel_tournament(tournament.id))
-            await self._changed(tournament)
+            tables = self._stop(tournament)
+            try:
+                await self._call(self._ledger.cancel_tournament(tournament.id))
+            finally:
+                await self._release(tournament, tables)
             raise
         await self._changed(tournament)
 
-    async def _open_channels(self, tournament: _Tournament, count: int) -> list[int]:
-        """A channel for each table: the creation channel first if it has no table."""
+    def _host_table(self, tournament: _Tournament, channel: int) -> Table:
+        """Make ``channel`` a table of the (started) tournament, not dealing yet."""
+        assert tournament.table_settings is not None and tournament.chips is not None
+        table = self._host.host_tournament_table(
+            tournament.guild_id, channel, tournament.table_settings, tournament.chips,
+            tournament)
+        tournament.tables[channel] = table
+        return table
+
+    async def _open_channels(self, tournament: _Tournament, count: int, *,
+                             numbered_from: int = 1) -> list[int]:
+        """A channel for each table, the tables numbered from ``numbered_from``: the creation
+        channel first if it has no table. ``TournamentTablesUnavailable`` when the front end
+        cannot open them."""
         channels: list[int] = []
         if self._host.channel_is_free(tournament.channel_id):
             channels.append(tournament.channel_id)
         try:
             while len(channels) < count:
                 channel = await self._notifier.open_tournament_table(
-                    tournament.id, tournament.channel_id, len(channels) + 1)
+                    tournament.id, tournament.channel_id, numbered_from + len(channels))
                 if not isinstance(channel, int) or channel in channels \
                         or not self._host.channel_is_free(channel):
                     raise RuntimeError(f"the front end opened table channel {channel!r}")
@@ -478,7 +515,7 @@ class TournamentManager:
                     player, str(player), player if isinstance(player, int) else None, None)
         players = list(order)
         self._rng.shuffle(players)
-        chips = TournamentChips()
+        chips = TournamentChips(self._ledger, tournament.id)
         level = tournament.schedule.level(0)
         base = await self._host.guild_settings(tournament.guild_id)
         table_settings = base.with_changes(
@@ -489,9 +526,9 @@ class TournamentManager:
         tournament.percents = percents
         tournament.standings = Standings(players)
         tournament.started_at = self.clock()
+        tournament.table_settings = table_settings
         for channel in channels:
-            tournament.tables[channel] = self._host.host_tournament_table(
-                tournament.guild_id, channel, table_settings, chips, tournament)
+            self._host_table(tournament, channel)
         tables = list(tournament.tables.values())
         for number, player in enumerate(players):
             entrant = tournament.entrants[player]
@@ -547,24 +584,31 @@ class TournamentManager:
             taken = await source.take_player(player)
             if taken is None:
                 continue  # in a hand there now: the next plan moves them
-            seat, stack = taken
-            await target.seat_player(seat.user_id, seat.name, seat.bot, stack)
+            _, stack = taken
+            await self._seat_moved(tournament, player, stack, source.channel_id, target,
+                                   table_broken=move.from_table in broken)
             moved = True
-            is_broken = move.from_table in broken
-            await self._deliver(self._notifier.player_moved, PlayerMoved(
-                tournament_id=tournament.id, guild_id=tournament.guild_id, player=player,
-                name=seat.name, user_id=seat.user_id, from_channel_id=source.channel_id,
-                to_channel_id=target.channel_id, stack=stack, table_broken=is_broken))
-            if seat.user_id is not None:
-                await self._tell(target.channel_id, seat.user_id, tr(
-                    "You were moved with your {stack} chips to another table of the "
-                    "tournament: <#{channel}>.", stack=stack, channel=target.channel_id))
         for channel in broken:
             table = tournament.tables.get(channel)
             if table is not None and table.is_empty():
                 del tournament.tables[channel]
                 self._in_background(self._host.release_tournament_table(table))
         return moved
+
+    async def _seat_moved(self, tournament: _Tournament, player: PlayerKey, stack: int,
+                          from_channel: int, target: Table, *, table_broken: bool) -> None:
+        """Seat a player taken off the table of ``from_channel`` at ``target`` with their
+        stack, and tell the front end and the person."""
+        entrant = tournament.entrants[player]
+        await target.seat_player(entrant.user_id, entrant.name, entrant.bot, stack)
+        await self._deliver(self._notifier.player_moved, PlayerMoved(
+            tournament_id=tournament.id, guild_id=tournament.guild_id, player=player,
+            name=entrant.name, user_id=entrant.user_id, from_channel_id=from_channel,
+            to_channel_id=target.channel_id, stack=stack, table_broken=table_broken))
+        if entrant.user_id is not None:
+            await self._tell(target.channel_id, entrant.user_id, tr(
+                "You were moved with your {stack} chips to another table of the "
+                "tournament: <#{channel}>.", stack=stack, channel=target.channel_id))
 
     async def _finish(self, tournament: _Tournament) -> None:
         """One player is left: pay the prizes, record the places, close the tables."""
@@ -607,13 +651,36 @@ class TournamentManager:
         log.error("tournament %s: prizes not paid; the ledger's recovery refunds the buy-ins "
                   "at the next start", tournament.id)
 
-    async def _refund_refused(self, tournament: _Tournament) -> None:
+    def _stop(self, tournament: _Tournament) -> list[Table]:
+        """Mark ``tournament`` cancelled (the buy-ins are the caller's to refund); its tables,
+        for ``_release``."""
         tournament.phase = TournamentPhase.CANCELLED
+        tournament.finished_at = self.clock()
+        tables = list(tournament.tables.values())
+        tournament.tables.clear()
+        return tables
+
+    async def _release(self, tournament: _Tournament, tables: Sequence[Table]) -> None:
+        """Close a stopped tournament's tables and show it; not under its lock, which a
+        table's runner may be waiting for to finish its hand."""
+        for table in tables:
+            await self._host.release_tournament_table(table)
+        await self._changed(tournament)
+
+    async def _refund(self, tournament: _Tournament) -> None:
+        """Refund every buy-in of a stopped tournament; when the ledger fails (or another
+        process owns the tournament now), the ledger's recovery does at the next start."""
+        if self._fenced:
+            return
         try:
             await self._call(self._ledger.cancel_tournament(tournament.id))
         except Exception:
-            log.exception("tournament %s: not refunded; the ledger's recovery will",
-                          tournament.id)
+            log.exception("tournament %s: not refunded; the ledger's recovery refunds it at "
+                          "the next start", tournament.id)
+
+    async def _refund_refused(self, tournament: _Tournament) -> None:
+        self._stop(tournament)
+        await self._refund(tournament)
         await self._changed(tournament)
 
     async def _finished(self, tournament: _Tournament) -> None:

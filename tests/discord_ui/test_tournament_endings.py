@@ -10,6 +10,7 @@ from bot.discord_ui.app import HoldemBot
 from bot.tables.tournament_status import TournamentPhase
 from tests.discord_ui.club import Club
 from tests.discord_ui.test_tournament_play import (
+    shove_until_finished,
     start_tournament_bot,
     table_message,
 )
@@ -59,3 +60,47 @@ async def test_cancelling_a_tournament_leaves_its_table_message_without_buttons(
     await club.fake.wait_until(lambda: not enabled_buttons(club.fake.message(message.id)))
     assert bot.tables.tournaments.status(tournament_id).phase is TournamentPhase.CANCELLED
     await balances_back(club, bot)
+
+
+async def test_deleting_a_sit_and_go_channel_mid_hand_cancels_it_and_refunds_the_buy_ins(
+        club: Club):
+    bot = await start_tournament_bot(club)
+    tournament_id = await running_sit_and_go(club, bot)
+    tournaments = bot.tables.tournaments
+    await club.fake.delete_channel(club.channel)
+    await club.fake.wait_until(
+        lambda: tournaments.status(tournament_id).phase is TournamentPhase.CANCELLED)
+    assert bot.tables.state(club.channel) is None
+    await balances_back(club, bot)
+
+
+async def test_the_players_of_a_deleted_thread_sit_down_again_at_a_new_table(club: Club):
+    bot = await start_tournament_bot(club, seed=5)
+    await club.fake.slash(club.admin, club.channel, "tournament create", buy_in=50,
+                          starting_stack=40, seats=3, structure="turbo", levels_by="hands",
+                          bot_fill="easy", max_entrants=5)
+    tournament_id = bot.tables.tournaments.in_channel(club.channel)
+    assert tournament_id is not None
+    await club.fake.slash(club.alice, club.channel, "tournament join")
+    await club.fake.slash(club.admin, club.channel, "tournament start")
+    tournaments = bot.tables.tournaments
+    [thread] = club.fake.threads(club.channel)
+    await club.fake.wait_until(lambda: (state := bot.tables.state(thread.id)) is not None
+                               and state.is_hand_running)
+    await club.fake.delete_channel(thread.id)
+
+    def reseated() -> bool:
+        status = tournaments.status(tournament_id)
+        return len(status.table_channel_ids) == 2 and thread.id not in status.table_channel_ids \
+            and all(entrant.table_channel_id in status.table_channel_ids
+                    for entrant in status.entrants if entrant.place is None)
+
+    await club.fake.wait_until(reseated)
+    [new_thread] = club.fake.threads(club.channel)  # opened for the players of the deleted one
+    assert new_thread.id != thread.id
+    await shove_until_finished(club, bot, tournament_id)
+    final = tournaments.status(tournament_id)
+    assert sorted(entrant.place[0] for entrant in final.entrants if entrant.place) \
+        == [1, 2, 3, 4, 5]
+    assert sum(entrant.prize for entrant in final.entrants) == 250
+    assert (await bot.ledger.audit()).ok
