@@ -66,6 +66,8 @@ RESTART_NOTICE = tr(
     "Any hand in progress was cancelled and every stack went back to its owner's balance, as "
     "it was when that hand started. Use /join to sit down again."
 )
+TOURNAMENT_RESTART_NOTICE = tr(
+    "The tournament was cancelled: every buy-in went back to its owner's balance.")
 FLUSH_TIMEOUT_SECONDS = 5.0
 DM_DEADLINE_SECONDS = 5.0
 """How long one DM may take before the person is sent to My cards instead. A DM normally
@@ -149,6 +151,7 @@ class DiscordNotifier:
         self._deliveries: set[asyncio.Task[None]] = set()
         self._boards: OrderedDict[int, _Board] = OrderedDict()
         self._threads: set[int] = set()
+        self._tournament_tables: set[int] = set()
         self._standings_posts: set[asyncio.Task[None]] = set()
         self._guild_settings: GuildSettings | None = None
 
@@ -215,6 +218,8 @@ class DiscordNotifier:
 
     async def tournament_changed(self, status: TournamentStatus) -> None:
         """Show the tournament's latest status in its channel (one message, edited)."""
+        if status.phase is TournamentPhase.RUNNING:
+            self._tournament_tables.update(status.table_channel_ids)
         board = self._boards.get(status.tournament_id)
         if board is None:
             board = _Board(status.channel_id, EditCoalescer(self._publish_board,
@@ -370,6 +375,7 @@ class DiscordNotifier:
         live = self._live.pop(channel_id, None)
         for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
             store.pop(channel_id, None)
+        self._tournament_tables.discard(channel_id)
         if live is not None:
             try:
                 await asyncio.wait_for(live.flush(), timeout=FLUSH_TIMEOUT_SECONDS)
@@ -465,14 +471,17 @@ class DiscordNotifier:
     async def _announce_restart(self, channel_id: int, message_id: int | None,
                                 language: Language | None = None) -> None:
         """Tell the channel its table closed, in ``language`` (at shutdown, the table's), else
-        in the language of its server, once the bot is connected and knows it."""
+        in the language of its server, once the bot is connected and knows it; a tournament's
+        table says that its tournament was cancelled, not to /join again."""
         if language is None:
             await self._client.wait_until_ready()
             known = self._client.get_channel(channel_id)
             guild = known.guild if isinstance(known, discord.abc.GuildChannel) else None
             language = language_for(guild.preferred_locale.value if guild is not None else None)
+        notice = (TOURNAMENT_RESTART_NOTICE if channel_id in self._tournament_tables
+                  else RESTART_NOTICE)
         embed = discord.Embed(title=language.render(RESTART_TITLE),
-                              description=language.render(RESTART_NOTICE), colour=TABLE_COLOUR)
+                              description=language.render(notice), colour=TABLE_COLOUR)
         channel = self._client.get_partial_messageable(channel_id)
         try:
             if message_id is not None:

@@ -410,6 +410,7 @@ class TournamentManager:
                 continue
             self._stop(tournament)
             await self._refund(tournament)
+            await self._changed(tournament)
 
     # -- starting ----------------------------------------------------------------------------
 

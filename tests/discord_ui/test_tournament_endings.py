@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_ui.app import HoldemBot
+from bot.ledger import Ledger
 from bot.tables.tournament_status import TournamentPhase
 from tests.discord_ui.club import Club
 from tests.discord_ui.test_tournament_play import (
+    channel_text,
     shove_until_finished,
     start_tournament_bot,
     table_message,
@@ -104,3 +106,21 @@ async def test_the_players_of_a_deleted_thread_sit_down_again_at_a_new_table(clu
         == [1, 2, 3, 4, 5]
     assert sum(entrant.prize for entrant in final.entrants) == 250
     assert (await bot.ledger.audit()).ok
+
+
+async def test_at_shutdown_a_tournament_table_and_board_say_the_tournament_was_cancelled(
+        club: Club):
+    bot = await start_tournament_bot(club)
+    await running_sit_and_go(club, bot)
+    message = table_message(club, club.channel)
+    assert message is not None
+    await club.fake.stop_client()
+    closed = club.fake.message(message.id)
+    assert not enabled_buttons(closed)
+    assert "The tournament was cancelled" in closed.embeds[0]["description"]
+    assert "/join" not in channel_text(club, club.channel)
+    assert "Running" not in channel_text(club, club.channel)
+    async with await Ledger.open(club.database) as ledger:
+        for user in (club.alice, club.bob):
+            assert await ledger.balance(club.guild_id, user) == 10_000
+        assert (await ledger.audit()).ok
