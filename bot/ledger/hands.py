@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from bot.errors import HandInProgress
 from bot.i18n import tr
 from bot.ledger.accounts import move_chips
-from bot.ledger.errors import UnbalancedHand
+from bot.ledger.errors import TournamentNotOpen, UnbalancedHand
 from bot.ledger.records import HandParticipant
 from bot.ledger.statements import (
     Dialect,
@@ -228,34 +228,101 @@ def record_settlement(
     if closed is None:
         return False
     yield from move_chips(moves, "hand result", now, hand_id)
+    yield from _record_results(hand_id, closed[0], results, _stats("1"))
+    return True
+
+
+def record_tournament_start(
+    tournament_id: int, table_id: int, hand_number: int, now: float
+) -> Script[int]:
+    """Open a hand of a running tournament at its table; the hand's id, drawn from the same
+    sequence as cash hands', so every hand has one number. Its chips are play chips: no
+    account and no snapshot. A hand of the tournament still running at the table was left
+    by a refund the ledger could not record (the table deals one hand at a time): it is
+    closed as refunded first, as nothing of it needs undoing. ``TournamentNotOpen`` unless
+    the tournament runs, ``HandInProgress`` if the table runs a cash hand."""
+    yield from command(
+        "UPDATE hands SET status = 'refunded', finished_at = ?"
+        " WHERE table_id = ? AND tournament_id = ? AND status = 'running'",
+        now, table_id, tournament_id,
+    )  # fmt: skip
+    try:  # the unique index hands_running allows one running hand per table
+        opened = yield from first_row(
+            "INSERT INTO hands (guild_id, table_id, hand_number, started_at, tournament_id)"
+            " SELECT guild_id, ?, ?, ?, id FROM tournaments WHERE id = ? AND status = 'running'"
+            " RETURNING id",
+            table_id, hand_number, now, tournament_id,
+        )  # fmt: skip
+    except UniqueViolation:
+        raise HandInProgress(tr("start another")) from None
+    if opened is None:
+        raise TournamentNotOpen(f"Tournament {tournament_id} is not running.")
+    return int(opened[0])
+
+
+def record_tournament_settlement(
+    hand_id: int, now: float, history_text: str, replay: str | None,
+    results: Mapping[Holder, HandParticipant],
+) -> Script[bool]:
+    """Close a running tournament hand as settled with its history, replay and everyone's
+    result, adding to people's hand counts only; False, and nothing written, if it is not a
+    running tournament hand."""
+    closed = yield from first_row(
+        _CLOSE_HAND + " AND tournament_id IS NOT NULL RETURNING guild_id",
+        now, history_text, replay, hand_id,
+    )  # fmt: skip
+    if closed is None:
+        return False
+    yield from _record_results(hand_id, closed[0], results, _counts("1"))
+    return True
+
+
+def _record_results(
+    hand_id: int, guild_id: int, results: Mapping[Holder, HandParticipant], stats: str
+) -> Script[None]:
+    """Record everyone's result in a closed hand and update people's ``stats`` (an SQL
+    assignment list reading ``hp``) from them."""
     played = [_result_row(key, participant) for key, participant in results.items()]
     yield from command_many(
-        "INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
-        " showdown_won, vpip, pfr, pot_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO {_HAND_PLAYERS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(hand_id, *row) for row in played],
-        unnest=None,
+        # rowid numbers the rows in the order given, as SQLite does.
+        unnest=f"INSERT INTO {_HAND_PLAYERS} SELECT h, u, b, n, net, w, s, v, p, pot"
+        " FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::int[],"
+        " ?::int[], ?::int[], ?::int[], ?::bigint[]) WITH ORDINALITY"
+        " AS r(h, u, b, n, net, w, s, v, p, pot, k) ORDER BY k",
     )
     yield from command(  # every person's stats from the rows just recorded, at once
-        f"UPDATE players SET {_stats('1')} FROM hand_players hp WHERE hp.hand_id = ?"
+        f"UPDATE players SET {stats} FROM hand_players hp WHERE hp.hand_id = ?"
         " AND hp.bot_name = '' AND players.guild_id = ? AND players.user_id = hp.user_id",
-        hand_id, closed[0],
+        hand_id, guild_id,
     )  # fmt: skip
-    return True
 
 
 _CLOSE_HAND = (
     "UPDATE hands SET status = 'settled', finished_at = ?, history = ?, replay = ?"
     " WHERE id = ? AND status = 'running'"
 )
+_HAND_PLAYERS = (
+    "hand_players (hand_id, user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won)"
+)
 
 def _stats(hands: str) -> str:
     """A person's stats after ``hands`` more hands (an SQL expression), from ``hp``: their
-    results in them summed (``won``, ``showdown_won``, ``net``, ``vpip``, ``pfr``) and their
-    biggest ``pot_won``."""
+    counts (``_counts``), their ``net`` summed and their biggest ``pot_won``."""
+    return (
+        f"{_counts(hands)}, net_chips = net_chips + hp.net,"
+        " biggest_pot = CASE WHEN hp.pot_won > biggest_pot THEN hp.pot_won ELSE biggest_pot END"
+    )
+
+
+def _counts(hands: str) -> str:
+    """A person's hand counts after ``hands`` more hands, from ``hp``: ``won``,
+    ``showdown_won``, ``vpip`` and ``pfr`` summed. Play chips (tournament hands) count here
+    and in no chip figure."""
     return (
         f"hands_played = hands_played + {hands}, hands_won = hands_won + hp.won,"
-        " showdowns_won = showdowns_won + hp.showdown_won, net_chips = net_chips + hp.net,"
-        " biggest_pot = CASE WHEN hp.pot_won > biggest_pot THEN hp.pot_won ELSE biggest_pot END,"
+        " showdowns_won = showdowns_won + hp.showdown_won,"
         " vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr"
     )
 

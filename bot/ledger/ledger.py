@@ -47,6 +47,8 @@ from bot.ledger.hands import (
     close_refunded,
     record_settlement,
     record_start,
+    record_tournament_settlement,
+    record_tournament_start,
     refuse_if_in_hand,
     settle_hands,
     snapshot,
@@ -502,6 +504,49 @@ class Ledger:
             for s in settlements
         ]
 
+    async def begin_tournament_hand(
+        self, tournament_id: int, table_id: int, hand_number: int
+    ) -> int:
+        """Open a hand of a running tournament at its table in the hand log; returns its id,
+        from the same sequence as cash hands' (one number for every hand, ``/history`` takes
+        it). Its stacks are play chips, which stay with the tournament's runtime: nothing
+        moves here. ``TournamentNotOpen`` unless the tournament runs, ``HandInProgress`` if
+        the table runs a cash hand (one of the tournament's own left running there is closed
+        first); ``refund_hand`` aborts it."""
+        check_id(tournament_id, "tournament")
+        check_id(table_id, "table")
+        check_id(hand_number, "hand number")
+        return await self._db.write(lambda: record_tournament_start(
+            tournament_id, table_id, hand_number, self._clock()))
+
+    async def settle_tournament_hand(
+        self,
+        hand_id: int,
+        participants: Sequence[HandParticipant],
+        history_text: str,
+        replay: str | None = None,
+    ) -> None:
+        """Record a finished tournament hand: its history, replay and everyone's result in
+        play chips. People's hand counts (played, won, at showdown, VPIP, PFR) include it;
+        their net and biggest pot, which are real chips, do not. ``UnbalancedHand`` unless the
+        results add up to nothing (or a player is listed twice), ``UnknownHand`` unless it is a
+        running tournament hand; nothing changes then."""
+        by_holder = {holder_of(p.player): p for p in participants}
+        if len(by_holder) != len(participants):
+            raise UnbalancedHand("A player is listed twice among the participants.")
+        if not participants or sum(p.net for p in participants) != 0:
+            raise UnbalancedHand("A tournament hand's results must add up to nothing.")
+        for participant in participants:
+            check_chips(participant.pot_won, "pot won")
+
+        def body() -> Script[None]:
+            settled = yield from record_tournament_settlement(
+                hand_id, self._clock(), history_text, replay, by_holder)
+            if not settled:
+                raise UnknownHand(f"Hand {hand_id} is not a running tournament hand.")
+
+        await self._db.write(body)
+
     async def refund_hand(self, hand_id: int) -> None:
         """Abort a hand: its players keep their start-of-hand stacks.
 
@@ -649,8 +694,8 @@ class Ledger:
         if check_id(limit, "limit") < 1:
             raise InvalidRequest("Ask for at least one hand.")
         found = await self._db.read(lambda: rows(
-            "SELECT h.id, h.table_id, h.hand_number, h.finished_at, hp.net, hp.won"
-            " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+            "SELECT h.id, h.table_id, h.hand_number, h.finished_at, hp.net, hp.won,"
+            " h.tournament_id FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
             " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
             " ORDER BY hp.hand_id DESC LIMIT ?",
             user_id, guild_id, limit,
@@ -663,17 +708,18 @@ class Ledger:
                 finished_at=finished_at,
                 net=net,
                 won=bool(won),
+                tournament_id=tournament_id,
             )
-            for hand_id, table_id, number, finished_at, net, won in found
+            for hand_id, table_id, number, finished_at, net, won, tournament_id in found
         ]
 
     async def results_over_time(
         self, guild_id: int, user_id: int, limit: int = 1000
     ) -> list[HandResultPoint]:
-        """The person's latest ``limit`` settled hands in a guild, in the order they were
-        played (by finish time, then hand id), each with its net result and whether it was
-        won at showdown. ``InvalidRequest`` for an id that is not an integer or a ``limit``
-        that is not a positive integer."""
+        """The person's latest ``limit`` settled cash hands in a guild (tournament hands are
+        in play chips), in the order they were played (by finish time, then hand id), each
+        with its net result and whether it was won at showdown. ``InvalidRequest`` for an
+        id that is not an integer or a ``limit`` that is not a positive integer."""
         check_id(guild_id, "server")
         check_id(user_id, "user id")
         if check_id(limit, "limit") < 1:
@@ -685,7 +731,7 @@ class Ledger:
             "          WHERE o.hand_id = h.id AND o.showdown_won = 1)"
             " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
             " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
-            "  AND h.status = 'settled'"
+            "  AND h.status = 'settled' AND h.tournament_id IS NULL"
             " ORDER BY h.finished_at DESC, h.id DESC LIMIT ?"
             ") AS latest ORDER BY 2, 1",
             user_id, guild_id, limit,
@@ -722,7 +768,7 @@ class Ledger:
         def body() -> Script[HandRecord | None]:
             hand = yield from first_row(
                 "SELECT id, guild_id, table_id, hand_number, started_at, finished_at, history,"
-                " replay FROM hands WHERE id = ? AND status = 'settled'",
+                " replay, tournament_id FROM hands WHERE id = ? AND status = 'settled'",
                 hand_id,
             )
             if hand is None:
@@ -745,7 +791,8 @@ class Ledger:
                 )
                 for user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won in players
             )
-            _, guild_id, table_id, number, started_at, finished_at, history, replay = hand
+            (_, guild_id, table_id, number, started_at, finished_at, history, replay,
+             tournament_id) = hand
             return HandRecord(
                 hand_id=hand_id,
                 guild_id=guild_id,
@@ -756,6 +803,7 @@ class Ledger:
                 participants=participants,
                 history_text=history,
                 replay=replay,
+                tournament_id=tournament_id,
             )
 
         return await self._db.read(body)

@@ -89,6 +89,8 @@ class HandSummary:
     finished_at: float
     net: int
     won: bool
+    tournament_id: int | None = None
+    """The tournament of a tournament hand, whose ``net`` is in its play chips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,9 @@ class HandRecord:
     replay: str | None = None
     """The hand as ``engine.hand_record.RecordedHand`` JSON; ``None`` for a hand settled before
     replays were recorded."""
+    tournament_id: int | None = None
+    """The tournament of a tournament hand: its stacks and results are the tournament's play
+    chips, not the server's chips."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The person's seat in the hand (``participants`` are in seat order), or ``None``."""

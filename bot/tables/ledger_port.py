@@ -78,15 +78,42 @@ class TableLedger(Protocol):
         ...
 
 
+class TournamentHandLog(Protocol):
+    """The ledger's hand log as a tournament's tables record their hands (``TournamentChips``):
+    a hand id from the one sequence of every hand, the history and replay, and the results in
+    play chips, which move no account."""
+
+    async def begin_tournament_hand(
+        self, tournament_id: int, table_id: int, hand_number: int
+    ) -> int:
+        """Open a hand of the running tournament at the table; returns its id."""
+        ...
+
+    async def settle_tournament_hand(
+        self,
+        hand_id: int,
+        participants: Sequence[HandParticipant],
+        history_text: str,
+        replay: str | None = None,
+    ) -> None:
+        """Record the finished hand: history, replay and everyone's result in play chips."""
+        ...
+
+    async def refund_hand(self, hand_id: int) -> None:
+        """Close the hand unfinished."""
+        ...
+
+
 @runtime_checkable
-class TournamentLedger(Protocol):
+class TournamentLedger(TournamentHandLog, Protocol):
     """The chip ledger as the tournament runtime uses it (``bot.ledger.Ledger`` implements it).
 
     A tournament's real chips are its buy-ins, held in one escrow account of the tournament
     from registration until ``finish_tournament`` pays the prizes from it (or
     ``cancel_tournament``, or ``recover()`` after a crash, refunds them). Stacks at tournament
-    tables are play chips inside the tournament and never reach the ledger. Refusals are
-    ``LedgerError``s with a message for the person who asked.
+    tables are play chips inside the tournament: the ledger records their hands
+    (``TournamentHandLog``) but holds none of them. Refusals are ``LedgerError``s with a
+    message for the person who asked.
     """
 
     async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:

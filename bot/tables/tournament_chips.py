@@ -5,29 +5,31 @@ ledger. Every entrant is issued the starting stack once (``issue``); from then o
 move between players' stacks by settled hands, so ``total`` never changes. A player who is
 not seated (before seating, while moved between tables, once busted) holds their chips
 "off table"; ``buy_in`` seats the whole of them and ``cash_out`` takes them off again, which
-is how a player moves with their stack. Nothing here touches the chip ledger: the
+is how a player moves with their stack. No chip of the chip ledger moves here: the
 tournament's real chips are the buy-ins in the ledger's tournament escrow.
 
-Hand ids are drawn at random from ``HAND_ID_BASE`` up (2**62 and above), so they never
-collide with the ledger's hand ids (which count up from 1) and still fit the buttons' 19
-digits.
+Its hands are recorded all the same, in the ledger's hand log (``TournamentHandLog``), marked
+as the tournament's: the log gives each its id, from the one sequence of every hand, so a
+tournament hand has one number on the table, in DMs, in ``/history`` and in ``/replay``.
 
 >>> import asyncio
->>> chips = TournamentChips()
+>>> class HandLog:  # the ledger's hand log, reduced to the id it gives
+...     async def begin_tournament_hand(self, tournament_id, table_id, number): return 7
+...     async def settle_tournament_hand(self, hand_id, participants, text, replay=None): pass
+>>> chips = TournamentChips(HandLog(), tournament_id=1)
 >>> chips.issue("ann", 500); chips.issue("bob", 500)
->>> async def demo() -> tuple[int, int]:
+>>> async def demo() -> tuple[int, int, int]:
 ...     await chips.buy_in(1, 10, "ann", 500)
 ...     await chips.buy_in(1, 10, "bob", 500)
 ...     hand = await chips.begin_hand(1, 10, 1, {"ann": 500, "bob": 500})
 ...     await chips.settle_hand(hand, {"ann": 700, "bob": 300}, [], "")
-...     return chips.stack("ann"), chips.total
+...     return hand, chips.stack("ann"), chips.total
 >>> asyncio.run(demo())
-(700, 1000)
+(7, 700, 1000)
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 
 from bot.ledger import (
@@ -39,17 +41,18 @@ from bot.ledger import (
     UnknownHand,
 )
 from bot.shards import ShardSet
-
-HAND_ID_BASE = 1 << 62
-"""Tournament hand ids are ``HAND_ID_BASE`` plus 61 random bits."""
+from bot.tables.ledger_port import TournamentHandLog
 
 
 class TournamentChips:
-    """Stacks by player and table, all in memory; implements ``TableLedger``."""
+    """Stacks by player and table, all in memory; implements ``TableLedger``. The hands of
+    tournament ``tournament_id`` are recorded in ``hand_log``."""
 
-    __slots__ = ("_hands", "_off_table", "_seated", "_total")
+    __slots__ = ("_hand_log", "_hands", "_off_table", "_seated", "_total", "_tournament_id")
 
-    def __init__(self) -> None:
+    def __init__(self, hand_log: TournamentHandLog, tournament_id: int) -> None:
+        self._hand_log = hand_log
+        self._tournament_id = tournament_id
         self._off_table: dict[PlayerKey, int] = {}
         self._seated: dict[PlayerKey, tuple[int, int]] = {}  # player -> (table, stack)
         self._hands: dict[int, tuple[int, dict[PlayerKey, int]]] = {}  # id -> (table, start)
@@ -126,15 +129,15 @@ class TournamentChips:
     async def begin_hand(
         self, guild_id: int, table_id: int, hand_number: int, stacks: Mapping[PlayerKey, int]
     ) -> int:
-        """Check the start-of-hand stacks against the seated chips; returns a new hand id."""
+        """Check the start-of-hand stacks against the seated chips and open the hand in the
+        hand log; returns its id."""
         for player, stack in stacks.items():
             if self._seated.get(player) != (table_id, stack):
                 raise UnbalancedHand(f"{player!r} does not have {stack} chips at {table_id}")
         if any(table == table_id for table, _ in self._hands.values()):
             raise InvalidRequest(f"table {table_id} has a hand running")
-        hand_id = HAND_ID_BASE + secrets.randbits(61)
-        while hand_id in self._hands:  # pragma: no cover - one chance in 2**61
-            hand_id = HAND_ID_BASE + secrets.randbits(61)
+        hand_id = await self._hand_log.begin_tournament_hand(
+            self._tournament_id, table_id, hand_number)
         self._hands[hand_id] = (table_id, dict(stacks))
         return hand_id
 
@@ -146,7 +149,8 @@ class TournamentChips:
         history_text: str,
         replay: str | None = None,
     ) -> None:
-        """The final stacks replace the start-of-hand ones; they must hold the same chips."""
+        """The final stacks replace the start-of-hand ones (they must hold the same chips)
+        once the hand log has recorded the hand; if it cannot, nothing changed."""
         running = self._hands.get(hand_id)
         if running is None:
             raise UnknownHand(f"no running tournament hand {hand_id}")
@@ -155,14 +159,17 @@ class TournamentChips:
             raise UnbalancedHand(f"hand {hand_id} does not add up")
         if any(stack < 0 for stack in final_stacks.values()):
             raise UnbalancedHand(f"hand {hand_id} leaves a negative stack")
+        await self._hand_log.settle_tournament_hand(hand_id, participants, history_text, replay)
         del self._hands[hand_id]
         for player, stack in final_stacks.items():
             self._seated[player] = (table_id, stack)
 
     async def refund_hand(self, hand_id: int) -> None:
-        """Forget the hand: the stacks never changed."""
+        """Forget the hand (the stacks never changed), then close it in the hand log; one the
+        log cannot close now is closed when the table's next hand begins."""
         if self._hands.pop(hand_id, None) is None:
             raise UnknownHand(f"no running tournament hand {hand_id}")
+        await self._hand_log.refund_hand(hand_id)
 
     async def recover(self, *, shards: ShardSet | None = None) -> RecoveryReport:
         """Nothing to repair in memory (the ledger refunds a crashed tournament)."""

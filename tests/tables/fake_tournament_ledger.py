@@ -1,22 +1,25 @@
 """An in-memory ``TournamentLedger`` for the runtime's tests, faithful to the contract: buy-ins
 move from balances (bots: the house) into one escrow per tournament, prizes are paid from it
-only when they add up to the pool exactly, cancelling or ``recover()`` refunds every buy-in.
+only when they add up to the pool exactly, cancelling or ``recover()`` refunds every buy-in;
+tournament hands are logged (``hands``: id -> status) with ids counting up from 1.
 ``audit()`` checks that no chip was created or lost."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import tr
 from bot.ledger import (
     AlreadyRegistered,
+    HandParticipant,
     InsufficientChips,
     NotRegistered,
     PlayerKey,
     TournamentNotOpen,
     UnbalancedPrizes,
+    UnknownHand,
 )
 
 GRANT = 10_000
@@ -43,7 +46,9 @@ class FakeTournamentLedger:
     house: int = 0
     granted: int = 0
     tournaments: dict[int, _FakeTournament] = field(default_factory=dict)
+    hands: dict[int, str] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _hand_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def ensure_player(self, guild_id: int, user_id: int, name: str) -> int:
         key = (guild_id, user_id)
@@ -127,6 +132,25 @@ class FakeTournamentLedger:
         tournament.places = dict(places)
         tournament.prizes = dict(prizes)
         tournament.status = "finished"
+
+    async def begin_tournament_hand(self, tournament_id: int, table_id: int,
+                                    hand_number: int) -> int:
+        self._open(tournament_id, "running")
+        hand_id = next(self._hand_ids)
+        self.hands[hand_id] = "running"
+        return hand_id
+
+    async def settle_tournament_hand(self, hand_id: int, participants: Sequence[HandParticipant],
+                                     history_text: str, replay: str | None = None) -> None:
+        self._close(hand_id, "settled")
+
+    async def refund_hand(self, hand_id: int) -> None:
+        self._close(hand_id, "refunded")
+
+    def _close(self, hand_id: int, status: str) -> None:
+        if self.hands.get(hand_id) != "running":
+            raise UnknownHand(f"Hand {hand_id} is not running.")
+        self.hands[hand_id] = status
 
     async def recover(self) -> tuple[int, ...]:
         """Cancel (refund) every registering or running tournament, as after a crash."""
