@@ -66,6 +66,7 @@ from bot.tables.errors import (
     NotEnoughEntrants,
     NotOurServer,
     NotTournamentCreator,
+    TableClosed,
     TournamentFull,
     TournamentTablesUnavailable,
 )
@@ -427,11 +428,15 @@ class TournamentManager:
             raise NotEnoughEntrants(people)
         percents = settings.check_payouts(field)
         channels = await self._open_channels(tournament, math.ceil(field / settings.seats))
-        bots = await self._register_bots(tournament, fill)
         try:
-            order = await self._call(self._ledger.start_tournament(tournament.id))
+            bots = await self._register_bots(tournament, fill)
+            try:
+                order = await self._call(self._ledger.start_tournament(tournament.id))
+            except BaseException:
+                await self._unregister(tournament, bots)
+                raise
         except BaseException:
-            await self._unregister(tournament, bots)
+            await self._close_channels(channels)
             raise
         try:
             await self._seat_field(tournament, order, channels, percents)
@@ -473,8 +478,15 @@ class TournamentManager:
         except Exception as error:
             log.exception("tournament %s: the front end could not open its tables",
                           tournament.id)
+            await self._close_channels(channels)
             raise TournamentTablesUnavailable() from error
         return channels
+
+    async def _close_channels(self, channels: Sequence[int]) -> None:
+        """A start failed before its tables were hosted: the front end closes (archives) what
+        it opened for them."""
+        for channel in channels:
+            await self._deliver(self._notifier.table_closed, channel)
 
     async def _register_bots(self, tournament: _Tournament, count: int) -> list[_Entrant]:
         level = tournament.settings.bot_fill
@@ -728,7 +740,11 @@ class TournamentManager:
         tournament.chips.issue(entrant.player, stack)
         with contextlib.suppress(HoldemError):  # else the start's percentages still pay
             tournament.percents = tournament.settings.check_payouts(len(tournament.entrants))
-        await table.seat_player(entrant.user_id, entrant.name, entrant.bot, stack)
+        try:
+            await table.seat_player(entrant.user_id, entrant.name, entrant.bot, stack)
+        except TableClosed:  # meanwhile: its ending seats them elsewhere or refunds them all
+            log.info("tournament %s: table %s closed before %s sat down", tournament.id,
+                     table.channel_id, entrant.name)
 
     @staticmethod
     def _require_registering(tournament: _Tournament) -> None:
