@@ -196,7 +196,10 @@ class AccountCog(commands.Cog, name="Account"):
         text = visible_to(record.history_text, len(record.participants),
                           record.seat_of(user_id))
         history = io.BytesIO(text.encode())
-        await reply(interaction, tr("Hand #{hand}:", hand=str(record.hand_id)),
+        heading = tr("Hand #{hand}:", hand=str(record.hand_id)) if record.tournament_id is None \
+            else tr("Hand #{hand} (tournament #{tournament}, in its play chips):",
+                    hand=str(record.hand_id), tournament=str(record.tournament_id))
+        await reply(interaction, heading,
                     file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
 
     @app_commands.command(description="A hand replayed as an animated picture (other players' "
@@ -292,9 +295,11 @@ class AccountCog(commands.Cog, name="Account"):
         choices = []
         for summary in recent:
             when = datetime.fromtimestamp(summary.finished_at, UTC).strftime("%Y-%m-%d %H:%M")
-            label = language.render(tr("#{hand} · {when} UTC · {net} chips",
-                                       hand=str(summary.hand_id), when=when,
-                                       net=signed(language, summary.net)))
+            label = language.render(
+                tr("#{hand} · {when} UTC · {net} chips", hand=str(summary.hand_id), when=when,
+                   net=signed(language, summary.net)) if summary.tournament_id is None
+                else tr("#{hand} · {when} UTC · {net} tournament chips",
+                        hand=str(summary.hand_id), when=when, net=signed(language, summary.net)))
             if current in str(summary.hand_id):
                 choices.append(app_commands.Choice(name=label, value=summary.hand_id))
         return choices
