@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import discord
@@ -165,6 +165,10 @@ class HoldemBot(commands.AutoShardedBot):
         messages = await self.ledger.take_table_messages(report.tables_closed)
         for channel_id in report.tables_closed:
             self.notifier.closed_by_restart(channel_id, messages.get(channel_id))
+        if report.tournaments_refunded:
+            self.notifier.tournaments_closed_by_restart(
+                await self._tournament_channels(report.tournaments_refunded),
+                self.ledger.take_table_messages)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
@@ -178,6 +182,12 @@ class HoldemBot(commands.AutoShardedBot):
         self.lost_claim = lost
         await self.tables.abandon()
         self._closing_for_loss = asyncio.get_running_loop().create_task(self.close())
+
+    async def _tournament_channels(self, tournament_ids: Sequence[int]) -> set[int]:
+        """The channels where ``tournament_ids`` were created."""
+        infos = [await self.ledger.tournament_info(tournament_id)
+                 for tournament_id in tournament_ids]
+        return {info.channel_id for info in infos if info is not None}
 
     async def _remember_table_message(self, channel_id: int, message_id: int) -> None:
         try:

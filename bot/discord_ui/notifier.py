@@ -27,7 +27,7 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
@@ -89,6 +89,9 @@ MAX_TOURNAMENT_BOARDS = 1_000
 beyond this many, the oldest boards are dropped and a new message would be posted)."""
 
 CardsRenderer = Callable[[Sequence[Card]], bytes]
+TakeTableMessages = Callable[[Collection[int]], Awaitable[dict[int, int]]]
+"""The remembered table messages of some channels, forgotten as handed out (the ledger's
+``take_table_messages``)."""
 GuildSettings = Callable[[int], Awaitable[TableSettings]]
 V = TypeVar("V")
 
@@ -393,7 +396,16 @@ class DiscordNotifier:
         """Say in the channel, soon, that its table closed when the bot restarted: the table
         message (if known) loses its buttons and tells what happened to the chips, in the
         language of the channel's server (known once the bot is connected)."""
-        self._deliver(self._announce_restart(channel_id, message_id))
+        self._deliver(self._announce_restart(channel_id, message_id, notice=RESTART_NOTICE))
+
+    def tournaments_closed_by_restart(self, channel_ids: Collection[int],
+                                      take_messages: TakeTableMessages) -> None:
+        """Tournaments created in ``channel_ids`` were cut short by a crash (the ledger's
+        recovery refunded them). Once connected, the table messages in those channels and in
+        the bot's active threads under them that still offer a button (a table's closed state
+        offers none) say so and lose their buttons, and the threads are archived. The threads
+        are known only then; a tournament's table played in a channel or one of them."""
+        self._deliver(self._announce_tournament_restart(channel_ids, take_messages))
 
     async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
         """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
@@ -428,8 +440,11 @@ class DiscordNotifier:
             board.coalescer.cancel()
         for post in list(self._standings_posts):
             post.cancel()
-        notices = [self._announce_restart(channel_id, live.message.id, live.language)
-                   for channel_id, live in self._live.items() if live.message is not None]
+        notices = [self._announce_restart(
+            channel_id, live.message.id, live.language,
+            notice=(TOURNAMENT_RESTART_NOTICE if channel_id in self._tournament_tables
+                    else RESTART_NOTICE))
+            for channel_id, live in self._live.items() if live.message is not None]
         try:
             await asyncio.wait_for(asyncio.gather(*notices), timeout=FLUSH_TIMEOUT_SECONDS)
         except TimeoutError:
@@ -468,18 +483,41 @@ class DiscordNotifier:
         self._deliveries.add(delivery)
         delivery.add_done_callback(self._deliveries.discard)
 
+    async def _announce_tournament_restart(self, channel_ids: Collection[int],
+                                           take_messages: TakeTableMessages) -> None:
+        await self._client.wait_until_ready()
+        me = self._client.user
+        threads = [thread.id for guild in self._client.guilds for thread in guild.threads
+                   if thread.parent_id in channel_ids and me is not None
+                   and thread.owner_id == me.id]
+        self._threads.update(threads)
+        try:
+            messages = await take_messages([*channel_ids, *threads])
+        except Exception:
+            log.exception("the table messages of tournaments cut short are unknown")
+            messages = {}
+        for channel_id, message_id in messages.items():
+            channel = self._client.get_partial_messageable(channel_id)
+            try:
+                message = await channel.fetch_message(message_id)
+            except discord.HTTPException:
+                continue  # deleted meanwhile: nothing offers a button
+            if _offers_a_button(message):
+                await self._announce_restart(channel_id, message_id,
+                                             notice=TOURNAMENT_RESTART_NOTICE)
+        for thread_id in threads:
+            await self._archive_thread(thread_id)
+
     async def _announce_restart(self, channel_id: int, message_id: int | None,
-                                language: Language | None = None) -> None:
-        """Tell the channel its table closed, in ``language`` (at shutdown, the table's), else
-        in the language of its server, once the bot is connected and knows it; a tournament's
-        table says that its tournament was cancelled, not to /join again."""
+                                language: Language | None = None, *,
+                                notice: Message) -> None:
+        """Tell the channel its table closed (``notice`` says what became of the chips), in
+        ``language`` (at shutdown, the table's), else in the language of its server, once the
+        bot is connected and knows it."""
         if language is None:
             await self._client.wait_until_ready()
-            known = self._client.get_channel(channel_id)
-            guild = known.guild if isinstance(known, discord.abc.GuildChannel) else None
+            guild = self._guild_of(channel_id)
             language = language_for(guild.preferred_locale.value if guild is not None else None)
-        notice = (TOURNAMENT_RESTART_NOTICE if channel_id in self._tournament_tables
-                  else RESTART_NOTICE)
         embed = discord.Embed(title=language.render(RESTART_TITLE),
                               description=language.render(notice), colour=TABLE_COLOUR)
         channel = self._client.get_partial_messageable(channel_id)
@@ -571,6 +609,14 @@ def _remember(store: OrderedDict[int, V], user_id: int, value: V,
     store.move_to_end(user_id)
     while len(store) > (MAX_PEOPLE_REMEMBERED if bound is None else bound):
         store.popitem(last=False)
+
+
+def _offers_a_button(message: discord.Message) -> bool:
+    """True when ``message`` has a button that can be pressed (a table's closed state has
+    none)."""
+    return any(isinstance(item, discord.Button) and not item.disabled
+               for row in message.components if isinstance(row, discord.ActionRow)
+               for item in row.children)
 
 
 def _prompt_fits(prompt: TurnPrompt, state: TableState) -> bool:

@@ -48,3 +48,40 @@ async def test_the_crash_notice_is_in_the_servers_language(club: Club):
     await club.start_bot()
     await club.fake.wait_until(lambda: not club.fake.message(message_id).components)
     assert club.fake.message(message_id).embeds[0]["title"] == "機器人重新啟動時，這張牌桌已關閉"
+
+
+def table_message_with_buttons(club: Club, channel_id: int) -> int:
+    """A table message as the killed bot left it: a turn's buttons enabled."""
+    return club.fake.world.create_message(channel_id, {
+        "embeds": [{"title": "Texas Hold'em · blinds 10/20", "description": "Bob to act"}],
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 4, "label": "Fold", "custom_id": "holdem:fold:1:0"}]}],
+    }, []).id
+
+
+async def test_a_tournament_cut_off_by_a_crash_closes_its_table_messages_and_threads(
+        club: Club):
+    world = club.fake.world
+    thread = world.create_thread(world.channels[club.channel], "Tournament 1 · Table 2",
+                                 world.bot.id)
+    in_channel = table_message_with_buttons(club, club.channel)
+    in_thread = table_message_with_buttons(club, thread.id)
+    async with await Ledger.open(club.database) as ledger:
+        tournament_id = await ledger.create_tournament(
+            club.guild_id, club.channel, club.admin, 100, {})
+        for user, name in ((club.alice, "alice"), (club.bob, "bob")):
+            await ledger.ensure_player(club.guild_id, user, name)
+            await ledger.register_tournament(tournament_id, user)
+        await ledger.start_tournament(tournament_id)
+        await ledger.save_table_message(club.channel, in_channel)
+        await ledger.save_table_message(thread.id, in_thread)
+    bot = await club.start_bot()
+    for message_id in (in_channel, in_thread):
+        await club.fake.wait_until(lambda: not club.fake.message(message_id).components)
+        notice = club.fake.message(message_id).embeds[0]
+        assert notice["title"] == "This table closed when the bot restarted"
+        assert notice["description"].startswith("The tournament was cancelled")
+    await club.fake.wait_until(lambda: thread.archived)
+    for user in (club.alice, club.bob):
+        assert await bot.ledger.balance(club.guild_id, user) == 10_000
+    assert (await bot.ledger.audit()).ok
