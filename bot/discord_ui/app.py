@@ -183,11 +183,11 @@ class HoldemBot(commands.AutoShardedBot):
         await self.tables.abandon()
         self._closing_for_loss = asyncio.get_running_loop().create_task(self.close())
 
-    async def _tournament_channels(self, tournament_ids: Sequence[int]) -> set[int]:
-        """The channels where ``tournament_ids`` were created."""
+    async def _tournament_channels(self, tournament_ids: Sequence[int]) -> dict[int, int]:
+        """The channel each of ``tournament_ids`` was created in."""
         infos = [await self.ledger.tournament_info(tournament_id)
                  for tournament_id in tournament_ids]
-        return {info.channel_id for info in infos if info is not None}
+        return {info.id: info.channel_id for info in infos if info is not None}
 
     async def _remember_table_message(self, channel_id: int, message_id: int) -> None:
         try:

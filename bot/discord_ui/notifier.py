@@ -27,7 +27,7 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
@@ -36,9 +36,14 @@ import discord
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_COLOUR, channel_link, countdown, hole_cards_text
 from bot.discord_ui.live_table import LiveTableMessage, TableImages, TableSnapshot
-from bot.discord_ui.tournament_embeds import results_embed, status_embed
+from bot.discord_ui.tournament_embeds import (
+    board_title,
+    cancelled_by_restart_embed,
+    results_embed,
+    status_embed,
+)
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
-from bot.i18n import ENGLISH, Language, Message, language_for, tr
+from bot.i18n import ENGLISH, Language, Message, language_for, languages, tr
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from bot.tables.settings import TableSettings
 from bot.tables.tournament_status import (
@@ -84,6 +89,9 @@ notifier's memory."""
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 """A tournament table's thread archives itself after a day without messages (it is archived
 as soon as its table closes anyway)."""
+BOARD_SEARCH_LIMIT = 100
+"""Newest messages of its channel searched for a tournament's board after a crash (the board
+is not remembered across restarts; one beyond them keeps its last state)."""
 MAX_TOURNAMENT_BOARDS = 1_000
 """Status messages of tournaments kept (a finished or cancelled one is forgotten once shown;
 beyond this many, the oldest boards are dropped and a new message would be posted)."""
@@ -398,14 +406,18 @@ class DiscordNotifier:
         language of the channel's server (known once the bot is connected)."""
         self._deliver(self._announce_restart(channel_id, message_id, notice=RESTART_NOTICE))
 
-    def tournaments_closed_by_restart(self, channel_ids: Collection[int],
+    def tournaments_closed_by_restart(self, tournaments: Mapping[int, int],
                                       take_messages: TakeTableMessages) -> None:
-        """Tournaments created in ``channel_ids`` were cut short by a crash (the ledger's
-        recovery refunded them). Once connected, the table messages in those channels and in
-        the bot's active threads under them that still offer a button (a table's closed state
-        offers none) say so and lose their buttons, and the threads are archived. The threads
-        are known only then; a tournament's table played in a channel or one of them."""
-        self._deliver(self._announce_tournament_restart(channel_ids, take_messages))
+        """The ``tournaments`` (id -> the channel it was created in) were cut short by a crash
+        (the ledger's recovery refunded them). Once connected, their boards say so, and the
+        table messages in those channels and in the bot's active threads under them that
+        still offer a button (a table's closed state offers none) say so and lose their
+        buttons; the threads are archived. The threads are known only then; a tournament's
+        table played in its channel or one of them."""
+        for tournament_id, channel_id in tournaments.items():
+            self._deliver(self._close_board_by_restart(tournament_id, channel_id))
+        self._deliver(self._announce_tournament_restart(set(tournaments.values()),
+                                                        take_messages))
 
     async def cards_image(self, cards: Sequence[Card]) -> discord.File | None:
         """A small picture of ``cards`` as an attachment, or ``None`` without a renderer."""
@@ -482,6 +494,26 @@ class DiscordNotifier:
         delivery = asyncio.get_running_loop().create_task(message)
         self._deliveries.add(delivery)
         delivery.add_done_callback(self._deliveries.discard)
+
+    async def _close_board_by_restart(self, tournament_id: int, channel_id: int) -> None:
+        """Find the board among the channel's newest messages by its title (in any language:
+        the server's may have changed) and show the cancellation."""
+        await self._client.wait_until_ready()
+        me = self._client.user
+        titles = {language.render(board_title(tournament_id))
+                  for language in languages().values()}
+        guild = self._guild_of(channel_id)
+        embed = cancelled_by_restart_embed(
+            tournament_id, await self.server_language(guild.id if guild is not None else 0))
+        channel = self._client.get_partial_messageable(channel_id)
+        try:
+            async for message in channel.history(limit=BOARD_SEARCH_LIMIT):
+                if me is not None and message.author.id == me.id and any(
+                        shown.title in titles for shown in message.embeds):
+                    await message.edit(embed=embed)
+                    return
+        except discord.HTTPException as error:
+            log.info("could not close the board of tournament %s: %r", tournament_id, error)
 
     async def _announce_tournament_restart(self, channel_ids: Collection[int],
                                            take_messages: TakeTableMessages) -> None:

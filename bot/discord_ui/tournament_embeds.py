@@ -144,9 +144,8 @@ def status_embed(status: TournamentStatus, language: Language = ENGLISH) -> disc
     """The tournament board: phase, buy-in, pool, blinds, next level, field, payouts."""
     say = language.render
     settings = status.settings
-    embed = discord.Embed(
-        title=say(tr("Tournament #{number}", number=str(status.tournament_id))),
-        description=say(phase_text(status)), colour=TOURNAMENT_COLOUR)
+    embed = discord.Embed(title=say(board_title(status.tournament_id)),
+                          description=say(phase_text(status)), colour=TOURNAMENT_COLOUR)
     buy_in = tr("{chips} chips", chips=settings.buy_in) if settings.buy_in else tr("Freeroll")
     embed.add_field(name=say(tr("Buy-in")), value=say(buy_in))
     embed.add_field(name=say(tr("Prize pool")), value=language.number(status.pool))
@@ -177,6 +176,22 @@ def status_embed(status: TournamentStatus, language: Language = ENGLISH) -> disc
     embed.add_field(name=say(tr("Entrants ({count})", count=status.entrant_count)),
                     value=_lines(lines, language), inline=False)
     return embed
+
+
+def board_title(tournament_id: int) -> Text:
+    """The title of a tournament's board, by which it is found again after a restart."""
+    return tr("Tournament #{number}", number=str(tournament_id))
+
+
+def cancelled_by_restart_embed(tournament_id: int, language: Language = ENGLISH
+                               ) -> discord.Embed:
+    """The board of a tournament the bot's restart cut short (its state was lost with the
+    process; the ledger's recovery refunded it)."""
+    return discord.Embed(
+        title=language.render(board_title(tournament_id)),
+        description=language.render(tr(
+            "Cancelled when the bot restarted: every buy-in was refunded.")),
+        colour=TOURNAMENT_COLOUR)
 
 
 def results_embed(results: TournamentResults, language: Language = ENGLISH) -> discord.Embed:

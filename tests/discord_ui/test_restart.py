@@ -59,7 +59,7 @@ def table_message_with_buttons(club: Club, channel_id: int) -> int:
     }, []).id
 
 
-async def test_a_tournament_cut_off_by_a_crash_closes_its_table_messages_and_threads(
+async def test_a_tournament_cut_off_by_a_crash_closes_its_board_tables_and_threads(
         club: Club):
     world = club.fake.world
     thread = world.create_thread(world.channels[club.channel], "Tournament 1 · Table 2",
@@ -75,13 +75,23 @@ async def test_a_tournament_cut_off_by_a_crash_closes_its_table_messages_and_thr
         await ledger.start_tournament(tournament_id)
         await ledger.save_table_message(club.channel, in_channel)
         await ledger.save_table_message(thread.id, in_thread)
+    board = world.create_message(club.channel, {"embeds": [{
+        "title": f"Tournament #{tournament_id}", "description": "Running: 2 of 2 players left.",
+    }]}, [])
+    world.create_message(club.channel, {"content": "a later message"}, [])
     bot = await club.start_bot()
     for message_id in (in_channel, in_thread):
-        await club.fake.wait_until(lambda: not club.fake.message(message_id).components)
+        await club.fake.wait_until(
+            lambda shown=message_id: not club.fake.message(shown).components)
         notice = club.fake.message(message_id).embeds[0]
         assert notice["title"] == "This table closed when the bot restarted"
         assert notice["description"].startswith("The tournament was cancelled")
     await club.fake.wait_until(lambda: thread.archived)
+    await club.fake.wait_until(lambda: "Running" not in str(club.fake.message(board.id).embeds))
+    [shown] = club.fake.message(board.id).embeds
+    assert (shown["title"], shown["description"]) == (
+        f"Tournament #{tournament_id}",
+        "Cancelled when the bot restarted: every buy-in was refunded.")
     for user in (club.alice, club.bob):
         assert await bot.ledger.balance(club.guild_id, user) == 10_000
     assert (await bot.ledger.audit()).ok
