@@ -29,8 +29,11 @@ life:
 - **finished**: when one player is left, the prizes (``prize_amounts`` of the pool, shared by
   ``Standings.payouts``) are paid from the escrow in one ledger transaction, every place
   recorded, and the tables close.
-- **cancelled**: ``cancel`` (or shutdown) refunds every buy-in; a crash leaves that to the
-  ledger's ``recover()`` at the next start. Tournament play chips are never paid by count.
+- **cancelled**: ``cancel``, a start that fails, a payout the ledger refuses, shutdown, or a
+  table whose channel or thread is gone when its players cannot sit down again
+  (``table_gone``) stop it (``_stop``), refund every buy-in and close its tables; a crash, or a
+  ledger failing then, leaves the refund to the ledger's ``recover()`` at the next start.
+  Tournament play chips are never paid by count.
 
 Rules at the tables: nobody leaves with chips (``NoLeavingTournament``); players who sit out
 (or time out twice) are still dealt in, post blinds and antes, and check or fold at once.
