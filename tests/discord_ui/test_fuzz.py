@@ -1,12 +1,14 @@
 """Every slash command, button and form, driven with odd input by several members at once.
 
-Hypothesis draws the scripts: which member uses which command (with options in range, at the
-edges, out of range, unicode, huge, empty), clicks which button of which message, types what
-into the amount form, and how many of them race. Discord's own client checks (option types,
-``min_value``, required fields) are the fake's: what it refuses a real user could not send.
-Whatever reaches the bot must get an answer within Discord's 3 seconds that is never the
-generic apology, the chips must add up, and nobody's hole cards may reach the channel before
-showdown.
+Hypothesis draws the scripts: which member uses which command or subcommand (tournaments
+among them; options in range, at the edges, out of range, unicode, huge, empty) in which
+channel or tournament thread, clicks which button of which message, types what into the
+amount form, which channel or thread an admin deletes meanwhile, and how many of them race.
+Half the scripts start with a tournament of two tables, one in a thread. Discord's own client
+checks (option types, ``min_value``, required fields) are the fake's: what it refuses a real
+user could not send. Whatever reaches the bot must get an answer within Discord's 3 seconds
+that is never the generic apology, the chips must add up, and nobody's hole cards may reach a
+channel or thread before showdown.
 """
 
 from __future__ import annotations
@@ -28,7 +30,15 @@ from bot.discord_ui.error_replies import APOLOGY
 from engine.cards import pretty_card
 from tests.discord_ui.club import Club
 from tests.fake_discord import FakeDiscord, InteractionRecord, InteractionRefused
-from tests.fake_discord.interaction_data import BOOLEAN, INTEGER, NUMBER, STRING, USER
+from tests.fake_discord.interaction_data import (
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    STRING,
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    USER,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -60,18 +70,65 @@ def option_value(definition: dict[str, Any], members: list[int], rng: random.Ran
     return None
 
 
+def places(club: Club) -> list[int]:
+    """Where members can still act: the poker channel and the lounge, unless deleted, and the
+    threads (tournament tables) opened under them."""
+    alive = [channel for channel in (club.channel, club.lounge)
+             if channel in club.fake.world.channels]
+    return alive + [thread.id for channel in alive for thread in club.fake.threads(channel)]
+
+
+def place(club: Club, rng: random.Random) -> int | None:
+    """Mostly the poker channel (the cash table), else any place left."""
+    left = places(club)
+    if club.channel in left and rng.random() < 0.8:
+        return club.channel
+    return rng.choice(left) if left else None
+
+
 async def slash(club: Club, member: int, rng: random.Random) -> InteractionRecord | None:
     command = rng.choice(club.fake.commands(club.guild_id))
+    name, definitions = command["name"], command.get("options", [])
+    while subcommands := [definition for definition in definitions
+                          if definition["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]:
+        chosen = rng.choice(subcommands)
+        name, definitions = f"{name} {chosen['name']}", chosen.get("options", [])
     options = {definition["name"]: option_value(definition, [club.alice, club.bob], rng)
-               for definition in command.get("options", [])
+               for definition in definitions
                if definition.get("required") or rng.random() < 0.6}
-    TRIED[f"/{command['name']}"] += 1
-    channel = club.channel if rng.random() < 0.9 else club.lounge
-    return await club.fake.slash(member, channel, command["name"], **options)
+    channel = place(club, rng)
+    if channel is None:
+        return None
+    TRIED[f"/{name}"] += 1
+    return await club.fake.slash(member, channel, name, **options)
+
+
+async def start(club: Club, member: int) -> InteractionRecord | None:
+    """``/start`` at the cash table, unless its channel was deleted meanwhile."""
+    if club.channel not in places(club):
+        return None
+    TRIED["/start"] += 1
+    return await club.fake.slash(member, club.channel, "start")
+
+
+async def delete_place(club: Club, rng: random.Random) -> None:
+    """An admin deletes a tournament's thread or, less often, the lounge or the poker channel
+    (the tables there close with every chip accounted for)."""
+    left = places(club)
+    threads = [channel for channel in left if channel not in (club.channel, club.lounge)]
+    channels = [channel for channel in left if channel not in threads]
+    target = rng.choice(threads if threads and rng.random() < 0.7
+                        else [club.lounge] if club.lounge in channels and rng.random() < 0.7
+                        else channels)
+    TRIED["deleted thread" if target in threads else "deleted channel"] += 1
+    await club.fake.delete_channel(target)
 
 
 async def click(club: Club, member: int, rng: random.Random) -> InteractionRecord | None:
-    messages = [message for message in club.fake.channel_messages(club.channel)
+    channel = place(club, rng)
+    if channel is None:
+        return None
+    messages = [message for message in club.fake.channel_messages(channel)
                 if message.custom_ids()]
     if not messages:
         return None
@@ -94,22 +151,23 @@ def check_answer(answer: InteractionRecord | None) -> None:
         assert APOLOGY not in answer.all_text(), answer.all_text()
 
 
-def assert_no_hole_cards_in_channel(club: Club, bot: Any) -> None:
-    """Before showdown, no person's two hole cards appear anywhere the channel shows (the last
-    hand's result field aside: it is over)."""
-    state = bot.tables.state(club.channel)
-    if state is None or not state.is_hand_running or state.street is None \
-            or state.street.label == "Showdown":
-        return
-    text = "\n".join(
-        [message.content for message in club.fake.channel_messages(club.channel)]
-        + [field["value"] for message in club.fake.channel_messages(club.channel)
-           for embed in message.embeds for field in embed.get("fields", [])
-           if not field["name"].endswith("result")])
-    for seat in state.seats:
-        cards = bot.tables.hole_cards(club.channel, seat.user_id) if seat.user_id else None
-        if cards:
-            assert " ".join(pretty_card(card) for card in cards) not in text
+def assert_no_hole_cards_in_channels(club: Club, bot: Any) -> None:
+    """Before showdown, no person's two hole cards appear anywhere a table's channel or thread
+    shows (the last hand's result field aside: it is over)."""
+    for channel in places(club):
+        state = bot.tables.state(channel)
+        if state is None or not state.is_hand_running or state.street is None \
+                or state.street.label == "Showdown":
+            continue
+        text = "\n".join(
+            [message.content for message in club.fake.channel_messages(channel)]
+            + [field["value"] for message in club.fake.channel_messages(channel)
+               for embed in message.embeds for field in embed.get("fields", [])
+               if not field["name"].endswith("result")])
+        for seat in state.seats:
+            cards = bot.tables.hole_cards(channel, seat.user_id) if seat.user_id else None
+            if cards:
+                assert " ".join(pretty_card(card) for card in cards) not in text
 
 
 async def play_script(seed: int, batches: list[int]) -> None:
@@ -127,14 +185,20 @@ async def play_script(seed: int, batches: list[int]) -> None:
             for member in members[:2]:
                 await fake.slash(member, club.channel, "join")
             await fake.slash(club.alice, club.channel, "addbot", level="easy")
+            if rng.random() < 0.5:  # a tournament of two tables (one in a thread) is running
+                await fake.slash(club.admin, club.lounge, "tournament create", buy_in=100,
+                                 seats=2, max_entrants=4, bot_fill="easy", levels_by="hands")
+                await fake.slash(members[3], club.lounge, "tournament join")
+                await fake.slash(club.admin, club.lounge, "tournament start")
             for size in batches:
                 steps: list[Awaitable[InteractionRecord | None]] = []
                 for _ in range(size):
                     turn = bot.notifier.turn(club.channel)
                     member = turn[0] if turn and rng.random() < 0.6 else rng.choice(members)
-                    if bot.tables.state(club.channel) is not None and rng.random() < 0.15:
-                        TRIED["/start"] += 1
-                        steps.append(fake.slash(member, club.channel, "start"))
+                    if places(club) and rng.random() < 0.02:
+                        steps.append(delete_place(club, rng))
+                    elif bot.tables.state(club.channel) is not None and rng.random() < 0.15:
+                        steps.append(start(club, member))
                     else:
                         steps.append((slash if rng.random() < 0.5 else click)(club, member, rng))
                 for outcome in await asyncio.gather(*steps, return_exceptions=True):
@@ -145,7 +209,7 @@ async def play_script(seed: int, batches: list[int]) -> None:
                         raise outcome
                     check_answer(outcome)
                 await bot.notifier.flush()
-                assert_no_hole_cards_in_channel(club, bot)
+                assert_no_hole_cards_in_channels(club, bot)
             assert (await bot.ledger.audit()).ok
             await fake.stop_client()
             async with await _reopen(club.database) as ledger:

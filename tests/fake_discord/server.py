@@ -213,6 +213,7 @@ class FakeDiscord:
         (THREAD_DELETE for a thread) is sent."""
         channel = self._channel(channel_id)
         guild = self.world.guilds[channel.guild_id or 0]
+        self.world.deleted_channels[channel_id] = channel
         if channel.is_thread:
             del self.world.channels[channel_id]
             await self._gateway.dispatch("THREAD_DELETE", {

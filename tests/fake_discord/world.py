@@ -54,6 +54,9 @@ class World:
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
+        self.deleted_channels: dict[int, FakeChannel] = {}
+        """Channels and threads deleted since: interaction tokens outlive them, so an answer or
+        follow-up to an interaction made there still gets its message back, as on Discord."""
         self.messages: dict[int, StoredMessage] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._interactions_by_token: dict[str, InteractionRecord] = {}
@@ -136,7 +139,8 @@ class World:
         )
 
     def message_json(self, message: StoredMessage) -> JSON:
-        channel = self.channels[message.channel_id]
+        channel = (self.channels.get(message.channel_id)
+                   or self.deleted_channels[message.channel_id])
         return payloads.message_payload(
             message_id=message.id,
             channel_id=message.channel_id,
