@@ -34,6 +34,7 @@ class CurrentHand:
         "hand",
         "hand_id",
         "last_action",
+        "last_id",
         "number",
         "positions",
         "running",
@@ -50,6 +51,10 @@ class CurrentHand:
         """Table seat index -> position in the hand."""
         self.hand_id: int | None = None
         """The ledger's id of the running hand (``None`` once settled or refunded)."""
+        self.last_id = 0
+        """The ledger's id of the current or last hand (0 before the first deal): the hand's
+        number wherever a person sees it (the table, DMs, ``/history``, ``/replay``), which
+        no restart and no other table repeats."""
         self.number = 0
         """The table's count of hands dealt (the current one included)."""
         self.running = False
@@ -71,6 +76,7 @@ class CurrentHand:
         """A new hand was dealt to ``seats`` and recorded in the ledger as ``hand_id``."""
         self.number += 1
         self.hand, self.seats, self.hand_id, self.running = hand, seats, hand_id, True
+        self.last_id = hand_id
         self.positions = {seat.index: position for position, seat in enumerate(seats)}
         self.button = seats[button_position].index
         self.started_at = datetime.now(UTC)

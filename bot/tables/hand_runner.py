@@ -140,7 +140,7 @@ class HandRunner:
             raise
         except Exception as error:
             log.exception("table %s: hand %s failed; refunding it", self._channel_id,
-                          self._current.number)
+                          self._current.last_id)
             self.last_error = error
             if failed_bot is not None and not isinstance(error, BotWorkerFailed):
                 failed_bot.sitting_out = True
@@ -307,7 +307,7 @@ class HandRunner:
             for position, seat in enumerate(seats):
                 seat.stack = result.final_stacks[position]
             current.end()
-            outcome = hand_outcome(hand, seats, current.number, hand_id, history)
+            outcome = hand_outcome(hand, seats, hand_id, history)
         await self._next_turn()
         await self._outbox.hand_finished(self._public.state(), outcome)
         for position, seat in enumerate(seats):

@@ -68,6 +68,8 @@ class TableState:
     guild_id: int
     channel_id: int
     hand_number: int
+    """The current or last hand's number (0 before the first): its ledger id, so the table,
+    DMs, ``/history`` and ``/replay`` name a hand by the same number, across restarts."""
     hand_id: int | None
     """The ledger's id of the running hand (``None`` between hands): what a question or button
     about this hand names, since it stays unique across tables and restarts."""
@@ -166,7 +168,8 @@ class PlayerResult:
 class HandOutcome:
     """A finished hand: who won what from which pot, the hands shown, the board(s).
 
-    ``hand_id`` is the hand's id in the ledger (where its history text is stored).
+    ``hand_id`` is the hand's id in the ledger (where its history text is stored), and
+    ``hand_number`` the number people see, the same id (as ``TableState.hand_number``).
     """
 
     hand_number: int

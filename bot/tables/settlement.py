@@ -56,9 +56,10 @@ def participants(hand: Hand, seats: Sequence[Seat]) -> list[HandParticipant]:
 
 
 def hand_outcome(
-    hand: Hand, seats: Sequence[Seat], hand_number: int, hand_id: int, history_text: str
+    hand: Hand, seats: Sequence[Seat], hand_id: int, history_text: str
 ) -> HandOutcome:
-    """The public summary of a finished hand, with table seat numbers and player names."""
+    """The public summary of a finished hand, with table seat numbers and player names; its
+    number is its ledger id."""
     result = finished_result(hand)
     names_by_hand_seat = {entry.seat: _hand_names(entry.ranks) for entry in result.showdown}
     awards = tuple(
@@ -85,7 +86,7 @@ def hand_outcome(
         for position, seat in enumerate(seats)
     )
     return HandOutcome(
-        hand_number=hand_number,
+        hand_number=hand_id,
         hand_id=hand_id,
         boards=result.boards,
         awards=awards,

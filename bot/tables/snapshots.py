@@ -38,7 +38,7 @@ class PublicState:
         return TableState(
             guild_id=self._lobby.guild_id,
             channel_id=self._lobby.channel_id,
-            hand_number=current.number,
+            hand_number=current.last_id,
             hand_id=current.hand_id if current.running else None,
             is_hand_running=running,
             street=hand.street if hand is not None else None,

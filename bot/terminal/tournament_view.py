@@ -9,7 +9,6 @@ start, level changes, busts) and the final standings.
 from __future__ import annotations
 
 from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_n
-from bot.tables.notifier import TableState
 from bot.tables.tournament_status import (
     EntrantStatus,
     TournamentPhase,
@@ -36,28 +35,27 @@ def blinds_text(small_blind: int, big_blind: int, ante: int,
     return text
 
 
-def hands_to_next_level(status: TournamentStatus, state: TableState | None) -> int | None:
+def hands_to_next_level(status: TournamentStatus) -> int | None:
     """Hands left at this level counting the one being played (levels by hands), or
     ``None`` at the last level or for levels by minutes.
 
-    Between hands the status counts the hands dealt; during hand ``n`` (``state``), the
-    level is the one for ``n - 1`` hands played, so it lasts until hand ``next - 1``."""
+    The status counts the tournament's hands played; the next hand (or the one being
+    played) is hand ``played + 1``, at the level for ``played`` hands, so the level lasts
+    until hand ``next - 1``. (A table's hand number is its ledger id, not a count.)"""
     if status.unit is not LevelUnit.HANDS:
         return None
     upcoming = status.settings.schedule().next_level_after(status.level - 1)
     if upcoming is None:
         return None
-    dealt = state.hand_number if state is not None and state.is_hand_running else (
-        status.hands_played + 1)
-    return max(1, int(upcoming) - dealt + 1)
+    return max(1, int(upcoming) - status.hands_played)
 
 
-def tournament_line(status: TournamentStatus, state: TableState | None, style: Style) -> str:
+def tournament_line(status: TournamentStatus, style: Style) -> str:
     """``Level 2 | blinds 15/30 | next level in 4 hands | 5 players left | average stack
     1,800`` (separated by ``·`` with colour)."""
     say = style.say
     language = style.language
-    hands = hands_to_next_level(status, state)
+    hands = hands_to_next_level(status)
     parts: list[Message] = [
         tr("Level {level}", level=status.level),
         tr("blinds {blinds}", blinds=blinds_text(status.small_blind, status.big_blind,
