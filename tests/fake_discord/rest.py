@@ -316,8 +316,8 @@ class RestApi:
         exchange = request[EXCHANGE]
         exchange.kind = CallKind.RESPONSE_EDIT
         message = self._webhook_message(request)
-        if message is None:
-            return error_response(404, 10008, "Unknown Message")
+        if isinstance(message, web.Response):
+            return message
         self.world.edit_message(message, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 
@@ -409,13 +409,17 @@ class RestApi:
         message = self.world.create_message(channel.id, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 
-    def _channel_message(self, request: web.Request) -> StoredMessage | None:
+    def _channel_message(self, request: web.Request) -> StoredMessage | web.Response:
+        """The message the route names, or Discord's 404 (Unknown Channel for one deleted
+        since: only interaction tokens outlive their channel)."""
         exchange = request[EXCHANGE]
         channel_id = int(request.match_info["channel_id"])
         exchange.channel_id = channel_id
+        if channel_id not in self.world.channels:
+            return error_response(404, 10003, "Unknown Channel")
         message = self.world.messages.get(int(request.match_info["message_id"]))
         if message is None or message.deleted or message.channel_id != channel_id:
-            return None
+            return error_response(404, 10008, "Unknown Message")
         return message
 
     async def get_history(self, request: web.Request) -> web.Response:
@@ -427,8 +431,8 @@ class RestApi:
 
     async def get_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
-        if message is None:
-            return error_response(404, 10008, "Unknown Message")
+        if isinstance(message, web.Response):
+            return message
         return json_response(self.world.message_json(message))
 
     async def edit_message(self, request: web.Request) -> web.Response:
@@ -437,8 +441,8 @@ class RestApi:
         channel = self.world.channels.get(exchange.channel_id)
         exchange.kind = (CallKind.DM_MESSAGE_EDIT if channel and channel.is_dm
                            else CallKind.CHANNEL_MESSAGE_EDIT)
-        if message is None:
-            return error_response(404, 10008, "Unknown Message")
+        if isinstance(message, web.Response):
+            return message
         self.world.edit_message(message, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 
@@ -446,8 +450,8 @@ class RestApi:
         exchange = request[EXCHANGE]
         exchange.kind = CallKind.CHANNEL_MESSAGE_DELETE
         message = self._channel_message(request)
-        if message is None:
-            return error_response(404, 10008, "Unknown Message")
+        if isinstance(message, web.Response):
+            return message
         message.deleted = True
         return web.Response(status=204)
 

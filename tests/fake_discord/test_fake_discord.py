@@ -314,5 +314,9 @@ async def test_threads_are_created_announced_used_and_archived() -> None:
             await bot.http.start_thread_without_message(
                 thread.id, name="nested", auto_archive_duration=60, type=11)
 
+        message = fake.channel_messages(thread.id)[-1]
         await fake.delete_channel(thread.id)
         assert fake.threads(parent.id) == []
+        with pytest.raises(discord.NotFound):  # as Discord answers: no server error, no retry
+            await bot.get_partial_messageable(thread.id).get_partial_message(
+                message.id).edit(content="too late")
