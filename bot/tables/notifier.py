@@ -90,6 +90,9 @@ class TableState:
     max_seats: int
     language: str = ""
     """The table's language setting (a catalog code); empty follows the server's language."""
+    hands_dealt: int = 0
+    """The table's count of hands dealt, the running one included (a tournament's levels by
+    hands count them; ``hand_number`` is an id, not a count)."""
 
     def seat_of(self, user_id: int) -> SeatState | None:
         """The seat of a person, or ``None`` when they are not seated."""

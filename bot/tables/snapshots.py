@@ -56,6 +56,7 @@ class PublicState:
             ante=settings.ante,
             max_seats=settings.max_seats,
             language=settings.language,
+            hands_dealt=current.number,
         )
 
     def _seats(self, hand: Hand | None, running: bool) -> tuple[SeatState, ...]:

@@ -137,7 +137,7 @@ class ConsoleNotifier:
         drawing = render_table(state, self.style, self.user_id, cards)
         if self.tournament is not None:
             header, _, rest = drawing.partition("\n")
-            line = tournament_line(self.tournament, self.style)
+            line = tournament_line(self.tournament, state, self.style)
             drawing = "\n".join(part for part in (header, line, rest) if part)
         if drawing != self._last_drawing:
             self._last_drawing = drawing

@@ -9,6 +9,7 @@ start, level changes, busts) and the final standings.
 from __future__ import annotations
 
 from bot.i18n import ENGLISH, Language, Message, Text, tr, tr_n
+from bot.tables.notifier import TableState
 from bot.tables.tournament_status import (
     EntrantStatus,
     TournamentPhase,
@@ -35,27 +36,29 @@ def blinds_text(small_blind: int, big_blind: int, ante: int,
     return text
 
 
-def hands_to_next_level(status: TournamentStatus) -> int | None:
+def hands_to_next_level(status: TournamentStatus, state: TableState | None) -> int | None:
     """Hands left at this level counting the one being played (levels by hands), or
     ``None`` at the last level or for levels by minutes.
 
-    The status counts the tournament's hands played; the next hand (or the one being
-    played) is hand ``played + 1``, at the level for ``played`` hands, so the level lasts
-    until hand ``next - 1``. (A table's hand number is its ledger id, not a count.)"""
+    Between hands the status counts the hands dealt; during hand ``n`` (``state``, the
+    table's ``hands_dealt``), the level is the one for ``n - 1`` hands played, so it lasts
+    until hand ``next - 1``."""
     if status.unit is not LevelUnit.HANDS:
         return None
     upcoming = status.settings.schedule().next_level_after(status.level - 1)
     if upcoming is None:
         return None
-    return max(1, int(upcoming) - status.hands_played)
+    dealt = state.hands_dealt if state is not None and state.is_hand_running else (
+        status.hands_played + 1)
+    return max(1, int(upcoming) - dealt + 1)
 
 
-def tournament_line(status: TournamentStatus, style: Style) -> str:
+def tournament_line(status: TournamentStatus, state: TableState | None, style: Style) -> str:
     """``Level 2 | blinds 15/30 | next level in 4 hands | 5 players left | average stack
     1,800`` (separated by ``·`` with colour)."""
     say = style.say
     language = style.language
-    hands = hands_to_next_level(status)
+    hands = hands_to_next_level(status, state)
     parts: list[Message] = [
         tr("Level {level}", level=status.level),
         tr("blinds {blinds}", blinds=blinds_text(status.small_blind, status.big_blind,
