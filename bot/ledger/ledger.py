@@ -71,7 +71,7 @@ from bot.ledger.records import (
     TournamentPlace,
     TournamentStats,
 )
-from bot.ledger.schema import MIGRATIONS_DIR, migrate
+from bot.ledger.schema import MIGRATIONS_DIR, holds_a_ledger, migrate
 from bot.ledger.shard_claims import owned_guilds, release, renew, take
 from bot.ledger.statements import (
     Database,
@@ -178,6 +178,7 @@ class Ledger:
         clock: Callable[[], float] = time.time,
         migrations_dir: Traversable | None = None,
         group_commit: bool = True,
+        existing: bool = False,
     ) -> Ledger:
         """Connect to ``location`` and apply the numbered migrations of ``migrations_dir``
         (the package's, for the database's dialect, by default) it has not seen yet.
@@ -185,6 +186,8 @@ class Ledger:
         ``location`` is a ``postgresql://user:password@host:port/database`` URL, or else the
         path of an SQLite file (created, with its folder, if missing). ``group_commit=False``
         commits every SQLite write alone (slower under load; kept to measure the difference).
+        ``existing=True`` opens only an SQLite file that already holds a ledger, for tools that
+        read one: any other file is refused and left exactly as it was.
 
         Raises ``InvalidAmount`` for a starting balance or daily amount out of range,
         ``InvalidRequest`` for a negative daily interval, ``LedgerError`` for a misnamed
@@ -203,7 +206,7 @@ class Ledger:
             database = await _open_postgres(location, migrations_dir)
         else:
             database = await _open_sqlite(location, migrations_dir or MIGRATIONS_DIR,
-                                          group_commit)
+                                          group_commit, existing)
         return cls(
             database,
             starting_balance=starting_balance,
@@ -1027,9 +1030,10 @@ async def _open_postgres(url: str, migrations: Traversable | None) -> Database:
 
 
 async def _open_sqlite(
-    path: str | Path, migrations: Traversable, group_commit: bool
+    path: str | Path, migrations: Traversable, group_commit: bool, existing: bool
 ) -> Transactions:
-    """The SQLite file at ``path`` on its connection thread, migrated (see ``Ledger.open``)."""
+    """The SQLite file at ``path`` on its connection thread, migrated (see ``Ledger.open``);
+    with ``existing``, only if it holds a ledger already."""
     if str(path) != ":memory:":
         if Path(path).is_dir():  # refused before aiosqlite starts a thread for it
             raise LedgerUnavailable(f"{path} is a folder, not a database file")
@@ -1042,6 +1046,8 @@ async def _open_sqlite(
         db = await aiosqlite.connect(path, isolation_level=None)
     transactions = Transactions(db, group_commit=group_commit)
     try:
+        if existing and not await transactions.call(holds_a_ledger):
+            raise LedgerUnavailable(f"{path} is not a chip ledger: it has no ledger tables")
         await _configure(transactions)
         await transactions.call(migrate, migrations)
     except sqlite3.DatabaseError as error:

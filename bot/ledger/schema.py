@@ -25,6 +25,13 @@ MIGRATIONS_DIR: Traversable = files("bot.ledger") / "migrations" / "sqlite"
 """The SQLite migrations shipped with the package."""
 
 
+def holds_a_ledger(db: sqlite3.Connection) -> bool:
+    """Whether the database has the ledger's migration record (its first table). Raises
+    ``sqlite3.DatabaseError`` for a file that is not a database."""
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                      " AND name = 'schema_version'").fetchone() is not None
+
+
 def migrate(db: sqlite3.Connection, migrations: Traversable) -> None:
     """Apply the numbered ``NNN_name.sql`` files not recorded as applied, in order, each in its
     own transaction: a number left free and shipped later (migrations written on branches

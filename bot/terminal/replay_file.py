@@ -147,7 +147,7 @@ async def _replay(database: Path, hand_id: int, player: int | None, limit: int,
     if not database.is_file():
         raise HoldemError(tr("there is no database at {path}", path=str(database)))
     try:
-        ledger = await Ledger.open(database)
+        ledger = await Ledger.open(database, existing=True)
     except LedgerUnavailable as error:
         # Its reason says what is wrong with the file (not a ledger, unreadable): waiting a
         # minute, as the ledger's own message suggests to people on Discord, would not help.

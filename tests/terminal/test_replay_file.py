@@ -4,8 +4,10 @@ attaches, and says in one line why when it cannot."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -208,3 +210,17 @@ def test_a_file_that_is_not_a_ledger_says_so(tmp_path: Path):
     assert ran.returncode == 1
     assert ran.stderr == f"error: {notes} is not a chip ledger: file is not a database\n"
     assert notes.read_text() == "these are not chips\n" * 100
+
+
+def test_another_programs_sqlite_database_is_refused_and_left_as_it_was(tmp_path: Path):
+    """A database, but not a ledger: nothing of the ledger is written into it."""
+    other = tmp_path / "notes.sqlite3"
+    with closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+        db.commit()
+    before = other.read_bytes()
+    ran = run("1", "--database", other, "--out", tmp_path / "hand.gif")
+    assert ran.returncode == 1
+    assert ran.stderr == f"error: {other} is not a chip ledger: it has no ledger tables\n"
+    assert other.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.sqlite3"]
