@@ -239,12 +239,13 @@ class Table:
 
     async def take_player(self, player: PlayerKey) -> tuple[Seat, int] | None:
         """Take a tournament player off this table with their stack (to seat them at another
-        one): their seat and stack, or ``None`` while they are dealt into the running hand
-        (or not seated here)."""
+        one): their seat and stack, or ``None`` while they are dealt into the running hand,
+        when they have no chips left (busted: this table places them once its hand's work is
+        done, which may wait for the tournament) or are not seated here."""
         async with self._lock:
             seat = next((seat for seat in self._lobby.seats.values() if seat.key == player),
                         None)
-            if seat is None or self._current.is_dealt_in(seat):
+            if seat is None or self._current.is_dealt_in(seat) or seat.stack == 0:
                 return None
             stack = await self._lobby.take(seat)
         await self._runner.publish()
