@@ -113,8 +113,11 @@ async def start(club: Club, member: int) -> InteractionRecord | None:
 
 async def delete_place(club: Club, rng: random.Random) -> None:
     """An admin deletes a tournament's thread or, less often, the lounge or the poker channel
-    (the tables there close with every chip accounted for)."""
+    (the tables there close with every chip accounted for); nothing when another deletion of
+    the same batch left nothing to delete."""
     left = places(club)
+    if not left:
+        return
     threads = [channel for channel in left if channel not in (club.channel, club.lounge)]
     channels = [channel for channel in left if channel not in threads]
     target = rng.choice(threads if threads and rng.random() < 0.7
