@@ -148,7 +148,11 @@ class LiveTableMessage:
         self.clicks.give_up()
         old, self._repost_next = self.message, False
         channel = self._client.get_partial_messageable(self.channel_id)
-        self.message = await channel.send(embed=embed, files=_files(image)(), view=view)
+        try:
+            self.message = await channel.send(embed=embed, files=_files(image)(), view=view)
+        except discord.NotFound:  # the channel is gone; its deletion closes the table
+            log.info("channel %s is gone: its table message went with it", self.channel_id)
+            return
         self._shown_image = key
         if self._on_posted is not None:
             await self._on_posted(self.channel_id, self.message.id)
