@@ -53,7 +53,8 @@ def channel_text(club: Club, channel_id: int) -> str:
 async def shove_until_finished(club: Club, bot: HoldemBot, tournament_id: int,
                                timeout: float = 20.0) -> list[InteractionRecord]:
     """Whenever a person is to act at a table of the tournament, they press All-in on the
-    table message; returns the clicks' answers once the tournament is finished."""
+    table message, or Call (Check) when All-in is not offered (calling an all-in that covers
+    their stack); returns the clicks' answers once the tournament is finished."""
     tournaments = bot.tables.tournaments
     clicks: list[InteractionRecord] = []
     async with asyncio.timeout(timeout):
@@ -69,13 +70,16 @@ async def shove_until_finished(club: Club, bot: HoldemBot, tournament_id: int,
                 message = table_message(club, channel_id)
                 if message is None:
                     continue
+                stored = club.fake.message(message.id)
                 try:
-                    button = control(message, "allin")
+                    buttons = [control(message, "allin"), control(message, "check", "call")]
                 except AssertionError:
                     continue
-                if club.fake.message(message.id).find_component(button).get("disabled"):
+                enabled = [button for button in buttons
+                           if not stored.find_component(button).get("disabled")]
+                if not enabled:
                     continue
-                clicks.append(await club.fake.click(turn[0], message.id, button))
+                clicks.append(await club.fake.click(turn[0], message.id, enabled[0]))
                 acted = True
             if not acted:
                 await asyncio.sleep(0.005)
