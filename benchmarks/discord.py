@@ -69,7 +69,8 @@ READY_TIMEOUT = 60.0
 FIRST_DEAL_TIMEOUT = 60.0
 """How long every table may take to deal its first hand before the window opens anyway."""
 MIN_HANDS_TIMEOUT = 120.0
-"""How far past ``--seconds`` the window may stretch to see ``--min-hands`` hands."""
+"""How far past ``--seconds`` the window may stretch to see ``--min-hands`` hands and
+``--min-actions`` answered actions."""
 SEATING_CONCURRENCY = 4
 """Tables seated at once: a real start-up does not see 50 tables sit down in one instant."""
 RAISE_SHARE, FOLD_SHARE = 0.12, 0.18
@@ -452,9 +453,11 @@ async def wait_for(condition: Callable[[], bool], timeout: float) -> None:
 
 
 async def run(tables: int, seconds: float, seed: int, *, images: bool,
-              profile: Path | None = None, min_hands: int = 0) -> Figures:
+              profile: Path | None = None, min_hands: int = 0, min_actions: int = 0) -> Figures:
     """Start the fake Discord and the bot, seat ``tables`` tables, measure for ``seconds``
-    (longer, up to ``MIN_HANDS_TIMEOUT`` more, until ``min_hands`` hands have finished)."""
+    (longer, up to ``MIN_HANDS_TIMEOUT`` more, until ``min_hands`` hands have finished and
+    ``min_actions`` action clicks were answered: a short window can see a hand end without
+    a click of its own, the bot acting last)."""
     rng = random.Random(seed)
     logging.getLogger("tests.fake_discord").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="holdem-discord-bench-") as directory:
@@ -478,7 +481,8 @@ async def run(tables: int, seconds: float, seed: int, *, images: bool,
                 await asyncio.gather(*(seat_one(table) for table in seated))
                 playing = [asyncio.create_task(people.play(table)) for table in seated]
                 await wait_for(lambda: all(table.dealt for table in seated), FIRST_DEAL_TIMEOUT)
-                return await measure(fake, bot, people, seconds, min_hands, images)
+                return await measure(fake, bot, people, seconds, min_hands, min_actions,
+                                     images)
             finally:
                 for task in playing:
                     task.cancel()
@@ -487,7 +491,7 @@ async def run(tables: int, seconds: float, seed: int, *, images: bool,
 
 
 async def measure(fake: FakeDiscord, bot: BotProcess, people: People, seconds: float,
-                  min_hands: int, images: bool) -> Figures:
+                  min_hands: int, min_actions: int, images: bool) -> Figures:
     """The window: every figure is the difference between its edges."""
     pid = bot.process.pid
     bot.signal(OPEN_WINDOW)
@@ -496,8 +500,8 @@ async def measure(fake: FakeDiscord, bot: BotProcess, people: People, seconds: f
     people.clicks = Clicks()
     finished_before = len(people.hands_finished)
     await asyncio.sleep(seconds)
-    await wait_for(lambda: len(people.hands_finished) - finished_before >= min_hands,
-                   MIN_HANDS_TIMEOUT)
+    await wait_for(lambda: len(people.hands_finished) - finished_before >= min_hands
+                   and len(people.clicks.action_s) >= min_actions, MIN_HANDS_TIMEOUT)
     elapsed = time.perf_counter() - opened_at
     bot_used, own_used = BotCpu.of(pid) - bot_cpu, time.process_time() - own_cpu
     machine_used = MachineSample.now() - machine
@@ -563,6 +567,9 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--min-hands", type=int, default=0, metavar="N",
                         help="keep measuring past --seconds until N hands have finished"
                              f" (at most {MIN_HANDS_TIMEOUT:g} s more)")
+    parser.add_argument("--min-actions", type=int, default=0, metavar="N",
+                        help="keep measuring past --seconds until N action clicks were"
+                             " answered (within the same limit)")
     return parser.parse_args(argv)
 
 
@@ -571,7 +578,8 @@ def main(argv: Sequence[str] | None = None) -> Figures:
     arguments = parse_arguments(argv)
     figures = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
                               images=arguments.images, profile=arguments.profile,
-                              min_hands=arguments.min_hands))
+                              min_hands=arguments.min_hands,
+                              min_actions=arguments.min_actions))
     print(figures.to_json() if arguments.json else figures.report())
     return figures
 

@@ -12,8 +12,10 @@ from benchmarks.discord import REQUIRED_KEYS, main
 
 @pytest.mark.slow
 def test_a_few_tables_play_against_the_real_bot_process_and_are_measured(capsys) -> None:
-    # --min-hands waits for a finished hand (a busy machine may take long), not a fixed sleep.
-    figures = main(["--tables", "4", "--seconds", "1", "--min-hands", "1", "--json"])
+    # --min-hands and --min-actions wait for a finished hand and an answered click (a busy
+    # machine may take long; a short window may see a hand end by the bot's action alone).
+    figures = main(["--tables", "4", "--seconds", "1", "--min-hands", "1", "--min-actions", "1",
+                    "--json"])
     printed = json.loads(capsys.readouterr().out)
     assert set(REQUIRED_KEYS) <= set(printed)
     assert printed == json.loads(figures.to_json())
