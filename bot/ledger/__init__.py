@@ -8,6 +8,7 @@ from here. Inside, one module per job:
 - ``transactions``: the connection thread, transactions, group commit and savepoints;
 - ``accounts``: accounts and their append-only entries, the only statements that move chips;
 - ``hands``: a hand's start-of-hand snapshot and the checks on settling it;
+- ``habits``: how each player played each hand (3-bet, c-bet, showdowns…), counted once;
 - ``tournaments``: tournament buy-ins in one escrow per tournament, refunds and prizes;
 - ``audit``: the proof that no chip was created or lost;
 - ``schema``: the numbered migrations, found, ordered and applied;
@@ -46,7 +47,12 @@ from bot.ledger.errors import (
 )
 from bot.ledger.ledger import MAX_PAGE_SIZE, Ledger
 from bot.ledger.records import (
+    HABIT_FIGURES,
+    LEADERBOARD_MIN_HANDS,
+    RANKED_HABITS,
     AuditReport,
+    HabitFigure,
+    Habits,
     HandParticipant,
     HandRecord,
     HandResultPoint,
@@ -62,6 +68,7 @@ from bot.ledger.records import (
     TournamentPlace,
     TournamentStats,
     TournamentStatus,
+    server_habits,
 )
 from bot.ledger.schema import MIGRATIONS_DIR
 from bot.ledger.transactions import (
@@ -74,13 +81,18 @@ from bot.ledger.validation import MAX_CHIPS
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "GRANT_REASONS",
+    "HABIT_FIGURES",
+    "LEADERBOARD_MIN_HANDS",
     "MAX_CHIPS",
     "MAX_PAGE_SIZE",
     "MAX_WRITES_PER_TRANSACTION",
     "MIGRATIONS_DIR",
+    "RANKED_HABITS",
     "AlreadyRegistered",
     "AuditReport",
     "DailyNotReady",
+    "HabitFigure",
+    "Habits",
     "HandInProgress",
     "HandParticipant",
     "HandRecord",
@@ -116,4 +128,5 @@ __all__ = [
     "UnknownHand",
     "UnknownPlayer",
     "run_on_connection_thread",
+    "server_habits",
 ]

@@ -14,11 +14,13 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import aiosqlite
 
+import bot.ledger.habits as habits
 import bot.ledger.tournaments as tournaments
 from bot.errors import InvalidAmount, NotSeated
 from bot.i18n import tr
@@ -56,7 +58,11 @@ from bot.ledger.hands import (
 )
 from bot.ledger.locations import is_postgres_url
 from bot.ledger.records import (
+    LEADERBOARD_MIN_HANDS,
+    RANKED_HABITS,
     AuditReport,
+    HabitFigure,
+    Habits,
     HandParticipant,
     HandRecord,
     HandResultPoint,
@@ -78,6 +84,7 @@ from bot.ledger.statements import (
     Script,
     command,
     first_row,
+    placeholders,
     rows,
 )
 from bot.ledger.transactions import BUSY_TIMEOUT_MS, Transactions, configure
@@ -641,15 +648,19 @@ class Ledger:
         page: int = 1,
         page_size: int = 10,
     ) -> list[LeaderboardRow]:
-        """People ranked by balance, net winnings or hands won, in one guild or (``None``)
-        summed over all guilds; ``page`` counts from 1. ``InvalidRequest`` for an unknown
-        order, a page below 1 or a page size outside 1..``MAX_PAGE_SIZE``."""
-        if by not in _LEADERBOARD_VALUES:
-            raise InvalidRequest(f"A leaderboard is ordered by {', '.join(_LEADERBOARD_VALUES)}.")
+        """People ranked by balance, net winnings, hands won, tournament net or a
+        ``RANKED_HABITS`` figure, in one guild or (``None``) summed over all guilds; ``page``
+        counts from 1. ``InvalidRequest`` for an unknown order, a page below 1 or a page size
+        outside 1..``MAX_PAGE_SIZE``."""
+        if by not in _LEADERBOARD_VALUES and by not in RANKED_HABITS:
+            raise InvalidRequest("A leaderboard is ordered by "
+                                 f"{', '.join([*_LEADERBOARD_VALUES, *RANKED_HABITS])}.")
         check_id(page, "page")
         check_id(page_size, "page size")
         if page < 1 or not 1 <= page_size <= MAX_PAGE_SIZE:
             raise InvalidRequest(f"Pages count from 1 and hold 1 to {MAX_PAGE_SIZE} rows.")
+        if by in RANKED_HABITS:
+            return await self._habits_leaderboard(guild_id, by, page, page_size)
         value = _LEADERBOARD_VALUES[by]
         where = "" if guild_id is None else "WHERE p.guild_id = ?"
         params: list[int] = [] if guild_id is None else [check_id(guild_id, "server")]
@@ -664,6 +675,48 @@ class Ledger:
             LeaderboardRow(rank=offset + i, user_id=user_id, name=name, value=total)
             for i, (user_id, name, total) in enumerate(found, start=1)
         ]
+
+    async def _habits_leaderboard(
+        self, guild_id: int | None, by: HabitFigure, page: int, page_size: int
+    ) -> list[LeaderboardRow]:
+        """People with ``LEADERBOARD_MIN_HANDS`` counted hands and the figure ``by`` defined,
+        highest first (ties by user id). The figures are ratios computed in Python, so the
+        board is ranked here, not in SQL: one row per person of the scope."""
+        ranked = sorted(
+            ((value, user_id) for user_id, habits in (await self.habits(guild_id)).items()
+             if habits.hands >= LEADERBOARD_MIN_HANDS
+             and (value := habits.figure(by)) is not None),
+            key=lambda entry: (-entry[0], entry[1]))
+        offset = (page - 1) * page_size
+        shown = ranked[offset:offset + page_size]
+        if not shown:
+            return []
+        where = "" if guild_id is None else " AND guild_id = ?"
+        names: dict[int, str] = dict(await self._db.read(lambda: rows(
+            f"SELECT user_id, MAX(name) FROM players WHERE user_id IN"
+            f" ({placeholders(len(shown))}){where} GROUP BY user_id",
+            *(user_id for _, user_id in shown), *([] if guild_id is None else [guild_id]),
+        )))  # fmt: skip
+        return [LeaderboardRow(rank=offset + i, user_id=user_id,
+                               name=names.get(user_id, str(user_id)), value=value)
+                for i, (value, user_id) in enumerate(shown, start=1)]
+
+    async def habits(self, guild_id: int | None) -> dict[int, Habits]:
+        """Each person's ``Habits`` in a guild (``None``: summed over all guilds), by user
+        id, for the people who have played a hand there. Hands settled since the last call
+        are counted first, a round of ``habits.BATCH_HANDS`` at a time, counting off the
+        event loop (about 1 ms a hand: each is played again); ``InvalidRequest`` for a guild
+        id that is not an integer."""
+        if guild_id is not None:
+            check_id(guild_id, "server")
+        while True:
+            found = await self._db.read(lambda: habits.uncounted(guild_id))
+            if found:
+                counted = await asyncio.to_thread(habits.count_rows, found)
+                await self._db.write(partial(habits.record_counts, counted))
+            if len({row[0] for row in found}) < habits.BATCH_HANDS:
+                break
+        return await self._db.read(lambda: habits.people_habits(guild_id))
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A person's balance and lifetime record in a guild, or ``None`` if never seen."""

@@ -8,16 +8,41 @@ computed on them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 PlayerKey = int | str
 """A seat holder: an ``int`` is a Discord user id (a person), a ``str`` is a bot's name."""
 
-LeaderboardOrder = Literal["balance", "net", "hands_won", "tournaments"]
-"""What a leaderboard ranks people by: balance, net winnings, hands won, or tournament net
-(prizes won minus buy-ins paid in finished tournaments)."""
+LeaderboardOrder = Literal[
+    "balance", "net", "hands_won", "tournaments", "won_at_showdown", "aggression"]
+"""What a leaderboard ranks people by: balance, net winnings, hands won, tournament net
+(prizes won minus buy-ins paid in finished tournaments), or one of ``RANKED_HABITS``."""
+
+HabitFigure = Literal[
+    "three_bet", "fold_to_three_bet", "cbet", "aggression", "went_to_showdown",
+    "won_at_showdown"]
+"""A figure of ``Habits``: 3-bet %, fold to 3-bet %, c-bet %, aggression factor, WTSD %,
+W$SD %."""
+
+HABIT_FIGURES: tuple[HabitFigure, ...] = (
+    "three_bet", "fold_to_three_bet", "cbet", "aggression", "went_to_showdown",
+    "won_at_showdown")
+"""Every ``HabitFigure``, in the order ``/stats`` shows them."""
+
+RANKED_HABITS: tuple[HabitFigure, ...] = ("won_at_showdown", "aggression")
+"""The figures a leaderboard may rank by, among people with ``LEADERBOARD_MIN_HANDS``:
+W$SD, where more is better (pots taken to showdown are won, not lost), and the aggression
+factor, the habit that wins in no-limit (a bet or raise wins pots a call cannot; a board of
+"the most aggressive players" reads plainly). The others are styles whose best value lies in
+between (3-bet, fold to 3-bet, c-bet, WTSD: too high and too low both lose chips), so a
+ranking would crown an extreme, not a good player."""
+
+LEADERBOARD_MIN_HANDS = 50
+"""The hands (counted ones, ``Habits.hands``) a person needs to appear on a ``RANKED_HABITS``
+leaderboard: below about that, a figure rests on a handful of showdowns or calls (50 hands
+give 10-15 showdowns at usual rates) and one lucky evening would top the board."""
 
 TournamentStatus = Literal["registering", "running", "finished", "cancelled"]
 """Where a tournament is: open for registration, being played, paid out, or refunded."""
@@ -44,12 +69,13 @@ class HandParticipant:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    """One person's place on a leaderboard page; ``value`` is what the board ranks by."""
+    """One person's place on a leaderboard page; ``value`` is what the board ranks by: chips
+    or hands (an ``int``), or a ``RANKED_HABITS`` figure (a ``float``)."""
 
     rank: int
     user_id: int
     name: str
-    value: int
+    value: int | float
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +151,61 @@ class ServerAverages:
     pfr_percent: float
     """The mean over those players of their PFR (share of hands raised preflop), 0 when
     there are none."""
+
+
+@dataclass(frozen=True, slots=True)
+class Habits:
+    """How a person plays, summed over their counted hands (``habits.HandHabits`` has each
+    count) and turned into the figures poker tracking software shows. A figure is ``None``
+    when its denominator is 0 (no chance yet): shown as "—", never a division by zero."""
+
+    hands: int = 0
+    """Hands counted (a hand settled before replays were recorded counts, with no chances)."""
+    three_bet_chances: int = 0
+    three_bets: int = 0
+    fold_to_three_bet_chances: int = 0
+    folds_to_three_bet: int = 0
+    cbet_chances: int = 0
+    cbets: int = 0
+    postflop_aggression: int = 0
+    postflop_calls: int = 0
+    saw_flop: int = 0
+    showdowns: int = 0
+    showdowns_won: int = 0
+
+    def figure(self, name: HabitFigure) -> float | None:
+        """One figure: a percentage, or for ``aggression`` a ratio.
+
+        - ``three_bet``: 3-bet % = re-raises of a preflop open raise / times faced the open
+          raise (the only raise so far) with a raise legal.
+        - ``fold_to_three_bet``: folds / times the opener faced a 3-bet.
+        - ``cbet``: c-bet % = flop bets by the preflop's last raiser / times that raiser was
+          first to bet on the flop (checked to, or first to act) with a bet legal.
+        - ``aggression``: AF = (bets + raises) / calls, on the flop, turn and river.
+        - ``went_to_showdown``: WTSD = showdowns / hands that saw the flop.
+        - ``won_at_showdown``: W$SD = showdowns where chips were won / showdowns.
+        """
+        part, whole = {
+            "three_bet": (self.three_bets, self.three_bet_chances),
+            "fold_to_three_bet": (self.folds_to_three_bet, self.fold_to_three_bet_chances),
+            "cbet": (self.cbets, self.cbet_chances),
+            "aggression": (self.postflop_aggression, self.postflop_calls),
+            "went_to_showdown": (self.showdowns, self.saw_flop),
+            "won_at_showdown": (self.showdowns_won, self.showdowns),
+        }[name]
+        if not whole:
+            return None
+        return part / whole if name == "aggression" else 100 * part / whole
+
+
+def server_habits(people: Collection[Habits]) -> dict[HabitFigure, float | None]:
+    """The server's average of each figure: the mean over the people for whom it is defined,
+    each person counted once (as ``ServerAverages``); ``None`` when it is nobody's yet."""
+    averages: dict[HabitFigure, float | None] = {}
+    for name in HABIT_FIGURES:
+        values = [value for habits in people if (value := habits.figure(name)) is not None]
+        averages[name] = sum(values) / len(values) if values else None
+    return averages
 
 
 @dataclass(frozen=True, slots=True)

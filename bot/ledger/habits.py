@@ -1,0 +1,213 @@
+"""How each player of a settled hand played it, counted from its record as tracking software
+counts (PokerTracker, Hold'em Manager): the chances and the actions behind 3-bet %, fold to
+3-bet %, continuation bet %, aggression factor, WTSD and W$SD (``records.Habits`` has the
+definitions of the figures).
+
+The hand is played again from its stored ``RecordedHand`` (``engine.hand_record``), so each
+decision is seen with what was legal at that moment: a player who could only call or fold
+facing an open raise had no chance to 3-bet. A hand's counts never change once it is settled,
+so the ledger counts each hand once, the first time a figure is asked for (``Ledger``'s
+``_count_habits``), and sums the stored counts after that.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import astuple, dataclass, fields
+
+from bot.ledger.records import Habits
+from bot.ledger.statements import Row, Script, command_many, rows
+from engine.actions import ActionKind, Street
+from engine.hand import Hand, IllegalActionError
+from engine.hand_record import RecordedHand
+from engine.replay import ScenarioError
+from engine.view import ActionRecord
+
+log = logging.getLogger(__name__)
+
+_AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE})
+
+
+@dataclass(slots=True)
+class HandHabits:
+    """One player's counts in one hand; each ``*_chance`` is 1 when the situation came to
+    them (at most once a hand), the field beside it 1 when they took it."""
+
+    three_bet_chance: int = 0
+    """Faced the preflop open raise (the only raise so far) with a raise of their own legal."""
+    three_bet: int = 0
+    """Re-raised it."""
+    fold_to_three_bet_chance: int = 0
+    """Made the open raise and then faced a re-raise (the 3-bet), as the second raise."""
+    fold_to_three_bet: int = 0
+    """Folded to it."""
+    cbet_chance: int = 0
+    """Made the last preflop raise, saw the flop, and nobody had bet the flop when it was
+    their turn there first, with a bet legal (checked to, or first to act)."""
+    cbet: int = 0
+    """Bet then: a continuation bet."""
+    postflop_aggression: int = 0
+    """Bets and raises on the flop, turn and river."""
+    postflop_calls: int = 0
+    """Calls on the flop, turn and river."""
+    saw_flop: int = 0
+    """Still in the hand (all-in included) when the flop was dealt."""
+    went_to_showdown: int = 0
+    """Still in the hand at a showdown."""
+    won_at_showdown: int = 0
+    """Went to showdown and took chips from a pot there (a split or side pot counts)."""
+
+    def as_row(self) -> tuple[int, ...]:
+        """The counts in the order of ``COLUMNS``."""
+        return astuple(self)
+
+
+COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(HandHabits))
+"""The counts' names, which are also their columns in ``hand_players`` (migration 010)."""
+
+
+def count_habits(record: RecordedHand) -> list[HandHabits]:
+    """Each seat's counts in the recorded hand, in seat order.
+
+    Raises what ``RecordedHand.steps`` raises for a record that does not fit the rules.
+    """
+    counted = _Counter(len(record.stacks))
+    seen = 0
+    hand: Hand | None = None
+    for hand in record.steps():
+        history = hand.history
+        for action in history[seen:]:
+            counted.take(action)
+        seen = len(history)
+        counted.look_ahead(hand)
+    assert hand is not None and hand.result is not None
+    result = hand.result
+    for seat, habits in enumerate(counted.seats):
+        habits.saw_flop = int(len(hand.board) >= 3 and seat not in counted.folded_preflop)
+        habits.went_to_showdown = int(not result.ended_by_folds and not hand.folded[seat])
+        habits.won_at_showdown = int(habits.went_to_showdown and result.won_by(seat) > 0)
+    return counted.seats
+
+
+class _Counter:
+    """Walks a hand's actions in order; ``look_ahead`` notes, before each decision, whether
+    a raise or a bet is legal to the player about to decide, which ``take`` needs for the
+    chances that require it."""
+
+    def __init__(self, seats: int) -> None:
+        self.seats = [HandHabits() for _ in range(seats)]
+        self.folded_preflop: set[int] = set()
+        self.raises = 0
+        """Bets and raises so far preflop (the blinds are the first bet, not counted)."""
+        self.opener: int | None = None
+        self.last_aggressor: int | None = None
+        self.flop_bet = False
+        self.can_raise = False
+        """Whether the player about to decide may bet or raise."""
+
+    def look_ahead(self, hand: Hand) -> None:
+        seat = hand.to_act
+        if seat is None or hand.is_over:
+            return
+        street = hand.street
+        needed = (street is Street.PREFLOP and self.raises == 1) or (
+            street is Street.FLOP and seat == self.last_aggressor and not self.flop_bet)
+        self.can_raise = needed and hand.legal_actions().can_bet_or_raise
+
+    def take(self, action: ActionRecord) -> None:
+        habits, kind = self.seats[action.seat], action.kind
+        aggressive = kind in _AGGRESSIVE
+        if action.street is Street.PREFLOP:
+            if self.raises == 1 and action.seat != self.opener and self.can_raise:
+                habits.three_bet_chance = 1
+                habits.three_bet = int(aggressive)
+            elif self.raises == 2 and action.seat == self.opener:
+                habits.fold_to_three_bet_chance = 1
+                habits.fold_to_three_bet = int(kind is ActionKind.FOLD)
+            if kind is ActionKind.FOLD:
+                self.folded_preflop.add(action.seat)
+            if aggressive:
+                self.raises += 1
+                self.opener = action.seat if self.raises == 1 else self.opener
+                self.last_aggressor = action.seat
+            return
+        if action.street is Street.FLOP and not self.flop_bet:
+            if action.seat == self.last_aggressor and self.can_raise:
+                habits.cbet_chance = 1
+                habits.cbet = int(aggressive)
+            self.flop_bet = aggressive
+        habits.postflop_aggression += aggressive
+        habits.postflop_calls += kind is ActionKind.CALL
+
+
+BATCH_HANDS = 500
+"""The most hands one round of counting reads, counts and writes (about half a second of
+counting): a server's first ``/stats`` after a long time does several rounds, none holding
+much in memory or a long transaction."""
+
+
+def uncounted(guild_id: int | None) -> Script[list[Row]]:
+    """The rows of up to ``BATCH_HANDS`` settled hands not counted yet, of a guild (``None``:
+    any): ``(hand_id, user_id, bot_name, replay)`` in seat order, hand by hand."""
+    guild = "" if guild_id is None else " AND g.guild_id = ?"
+    return (yield from rows(
+        "SELECT hp.hand_id, hp.user_id, hp.bot_name, h.replay FROM hand_players hp"
+        " JOIN hands h ON h.id = hp.hand_id WHERE hp.hand_id IN (SELECT DISTINCT u.hand_id"
+        f" FROM hand_players u JOIN hands g ON g.id = u.hand_id WHERE u.saw_flop IS NULL{guild}"
+        " ORDER BY u.hand_id LIMIT ?) ORDER BY hp.hand_id, hp.rowid",
+        *([] if guild_id is None else [guild_id]), BATCH_HANDS,
+    ))  # fmt: skip
+
+
+def count_rows(found: Sequence[Row]) -> list[tuple[object, ...]]:
+    """``uncounted``'s rows counted: ``record_counts``'s arguments. A hand without a replay,
+    or whose replay cannot be played again, counts as zeros (no chances): it is still marked
+    counted, and logged when its replay is unreadable."""
+    by_hand: dict[int, list[Row]] = {}
+    for row in found:
+        by_hand.setdefault(row[0], []).append(row)
+    counted: list[tuple[object, ...]] = []
+    for hand_id, players in by_hand.items():
+        seats = [HandHabits() for _ in players]
+        replay = players[0][3]
+        if replay is not None:
+            try:
+                seats = count_habits(RecordedHand.from_json(replay))
+                if len(seats) != len(players):
+                    raise ScenarioError(f"{len(seats)} seats for {len(players)} players")
+            except (ScenarioError, IllegalActionError) as error:
+                log.warning("hand %s is counted as no chances: its replay %s", hand_id, error)
+                seats = [HandHabits() for _ in players]
+        counted += [(*habits.as_row(), hand_id, user_id, bot_name)
+                    for habits, (_, user_id, bot_name, _) in zip(seats, players, strict=True)]
+    return counted
+
+
+def record_counts(counted: Sequence[tuple[object, ...]]) -> Script[None]:
+    """Store ``count_rows``'s counts in ``hand_players``."""
+    assignments = ", ".join(f"{name} = ?" for name in COLUMNS)
+    yield from command_many(
+        f"UPDATE hand_players SET {assignments}"
+        " WHERE hand_id = ? AND user_id = ? AND bot_name = ?",
+        counted,
+        unnest=f"UPDATE hand_players SET {', '.join(f'{n} = r.{n}' for n in COLUMNS)}"
+        f" FROM unnest({'?::int[], ' * len(COLUMNS)}?::bigint[], ?::bigint[], ?::text[])"
+        f" AS r({', '.join(COLUMNS)}, hand_id, user_id, bot_name)"
+        " WHERE hand_players.hand_id = r.hand_id AND hand_players.user_id = r.user_id"
+        " AND hand_players.bot_name = r.bot_name",
+    )
+
+
+def people_habits(guild_id: int | None) -> Script[dict[int, Habits]]:
+    """Each person's counted hands summed, in a guild (``None``: all), by user id."""
+    guild = "" if guild_id is None else " AND h.guild_id = ?"
+    sums = ", ".join(f"SUM(hp.{name})" for name in COLUMNS)
+    found = yield from rows(
+        f"SELECT hp.user_id, COUNT(hp.saw_flop), {sums} FROM hand_players hp"
+        f" JOIN hands h ON h.id = hp.hand_id WHERE hp.bot_name = ''{guild}"
+        " GROUP BY hp.user_id",
+        *([] if guild_id is None else [guild_id]),
+    )  # fmt: skip
+    return {user_id: Habits(*(int(total or 0) for total in totals))
+            for user_id, *totals in found}
