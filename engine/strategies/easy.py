@@ -2,7 +2,8 @@
 
 Preflop it looks only at the kind of starting hand (premium, pair, broadway …), postflop only
 at the made hand's category. It rarely folds when calling is cheap and seldom raises, like a
-casual player who came to see flops.
+casual player who came to see flops. Short-stacked it shoves or folds from a wider range than
+the solved charts and calls all-ins a little light (``short_stack``), as a loose player would.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import random
 
 from engine.actions import Action, Street
 from engine.evaluator import HandCategory
+from engine.strategies import short_stack
 from engine.strategies.hand_reading import made_category
 from engine.strategies.moves import (
     CALL,
@@ -53,6 +55,15 @@ BET_CHANCE_WHEN_CHECKED_TO: dict[HandCategory, float] = {
 }
 STRONGEST_BET_CHANCE = 0.75
 
+PUSH_FOLD_DEPTH = 10
+"""First in with at most this many big blinds it shoves or folds (HoldemResources' depth)."""
+LOOSE_CHART_SCALE = 0.5
+"""It shoves the chart of half its depth, a wider range than equilibrium: the loose player's
+character, not a strength setting."""
+LOOSE_CALL_MARGIN = -0.04
+"""It calls an all-in with up to 4 points less equity than the price asks: loose, but not a
+call of any two cards getting poor odds."""
+
 CHEAP_CALL_BIG_BLINDS = 2
 """A preflop call of at most this many big blinds counts as cheap."""
 
@@ -64,6 +75,12 @@ class EasyStrategy:
         """Roll the table's odds for this hand and price."""
         legal = legal_of(view)
         if view.street is Street.PREFLOP:
+            spot = short_stack.first_in(view)
+            if spot is not None and spot.stack <= PUSH_FOLD_DEPTH:
+                return short_stack.shove_or_fold(view, spot, rng,
+                                                 chart_stack=spot.stack * LOOSE_CHART_SCALE)
+            if short_stack.all_in_decision(view):
+                return short_stack.call_all_in(view, margin=LOOSE_CALL_MARGIN)
             cheap_odds, dear_odds = PREFLOP_ODDS[preflop_group(hand_class(view.hole_cards))]
             cheap = legal.call_amount <= CHEAP_CALL_BIG_BLINDS * view.big_blind
             return self._roll(view, rng, cheap_odds if cheap else dear_odds, raise_share=0.75)

@@ -15,9 +15,11 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.actions import Action, ActionKind, Street
 from engine.equity import equity_vs_ranges
+from engine.strategies import push_fold, short_stack
 from engine.strategies.hand_reading import board_wetness, draws
 from engine.strategies.moves import (
     CHECK,
@@ -41,6 +43,7 @@ from engine.strategies.situation import (
     raise_count,
     seats_from_button,
 )
+from engine.strategies.solve import range_share
 from engine.view import PlayerView
 
 OPEN_SHARE_BY_SEATS_TO_BUTTON = (0.45, 0.32, 0.25, 0.20, 0.17, 0.14)
@@ -50,6 +53,10 @@ BIG_BLIND_RAISE_SHARE = 0.12
 FOUR_BET_SHARE = 0.03
 CALL_THREE_BET_SHARE = 0.10
 SHOVE_SHARE = 0.025
+PUSH_FOLD_DEPTH = 10
+"""First in with at most this many big blinds it shoves or folds by the solved charts:
+HoldemResources advises push/fold up to about 10 bb; deeper it opens small and calls a
+re-shove by pot odds (measured against the equilibrium player: see README)."""
 COMMIT_SHARE = 0.4
 """A bet that would put in this share of the stack goes all-in instead."""
 
@@ -81,6 +88,11 @@ class HardStrategy:
         legal = legal_of(view)
         seat = view.seat
         assert seat is not None
+        spot = short_stack.first_in(view)
+        if spot is not None and spot.stack <= PUSH_FOLD_DEPTH:
+            return short_stack.shove_or_fold(view, spot, rng)
+        if short_stack.all_in_decision(view):
+            return short_stack.call_all_in(view, weights=self._shover_range(view))
         strength = percentile(hand_class(view.hole_cards))
         position = position_of(view, seat)
         raises = raise_count(view)
@@ -110,9 +122,7 @@ class HardStrategy:
             ):
                 return self._raise_to(view, round((3 if in_position else 3.6) * view.current_bet))
             call_share = 0.65 * raiser_width + (0.12 if position is Position.BIG_BLIND else 0.0)
-            if strength <= call_share and call_cost_share(view) < 0.45 and (
-                legal.call_amount <= 0.12 * (legal.stack + view.bets[seat])
-            ):
+            if strength <= call_share and call_cost_share(view) < 0.45:
                 return passive(legal)
             return FOLD
         aggressive_reraiser = notes.raising_rate > 0.3
@@ -120,9 +130,7 @@ class HardStrategy:
         if raises == 2:
             if strength <= four_bet:
                 return self._raise_to(view, round(2.3 * view.current_bet))
-            if strength <= CALL_THREE_BET_SHARE and view.bets[seat] > big_blind and (
-                legal.call_amount <= 0.25 * (legal.stack + view.bets[seat])
-            ):
+            if strength <= CALL_THREE_BET_SHARE and view.bets[seat] > big_blind:
                 return passive(legal)
             return FOLD
         if strength <= SHOVE_SHARE:
@@ -130,6 +138,17 @@ class HardStrategy:
         if strength <= four_bet and call_cost_share(view) < 0.4:
             return passive(legal)
         return FOLD
+
+    def _shover_range(self, view: PlayerView) -> npt.NDArray[np.float64]:
+        """The range behind the raise faced: the chart's, or wider when the raiser has raised
+        more often than the chart's range would (a maniac shoves more than equilibrium)."""
+        chart = short_stack.shove_range(view)
+        raiser = last_aggressor(view, Street.PREFLOP)
+        assert raiser is not None
+        observed = self.model.notes(raiser).raising_rate
+        if observed > range_share(chart):
+            return push_fold.top_range(observed)
+        return chart
 
     def _open_share(self, view: PlayerView, seat: int, position: Position) -> float:
         if view.num_seats == 2:

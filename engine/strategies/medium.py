@@ -1,5 +1,8 @@
 """The medium bot: a preflop chart by position, then equity against random hands versus pot odds.
 
+Short-stacked it shoves or folds by the solved push/fold charts, and it calls an all-in when
+its equity against the shove's chart range beats the price (``short_stack``).
+
 It plays like a disciplined regular who knows the odds but not the opponents: it bets hands
 that are strong against any two cards, calls when the price is right, and otherwise checks or
 folds. It does not read ranges, so it overrates one-pair hands against tight bettors.
@@ -11,6 +14,7 @@ import random
 
 from engine.actions import Action, Street
 from engine.equity import equity_vs_random
+from engine.strategies import short_stack
 from engine.strategies.moves import (
     CHECK,
     FOLD,
@@ -40,6 +44,10 @@ DEFAULT_CALL_RAISE_SCORE = 8
 CALL_RERAISE_SCORE = 11
 FOUR_BET_SCORE = 14
 
+PUSH_FOLD_DEPTH = 10
+"""First in with at most this many big blinds it shoves or folds by the solved charts (the
+depth HoldemResources gives for push/fold play)."""
+
 SAMPLES = 200
 VALUE_BET_EQUITY = 0.72
 THIN_BET_EQUITY = 0.60
@@ -53,12 +61,17 @@ class MediumStrategy:
     def decide(self, view: PlayerView, rng: random.Random) -> Action:
         """Follow the chart preflop; compare equity against random hands with the price after."""
         if view.street is Street.PREFLOP:
-            return self._preflop(view)
+            return self._preflop(view, rng)
         return self._postflop(view, rng)
 
-    def _preflop(self, view: PlayerView) -> Action:
+    def _preflop(self, view: PlayerView, rng: random.Random) -> Action:
         legal = legal_of(view)
         assert view.seat is not None
+        spot = short_stack.first_in(view)
+        if spot is not None and spot.stack <= PUSH_FOLD_DEPTH:
+            return short_stack.shove_or_fold(view, spot, rng)
+        if short_stack.all_in_decision(view):
+            return short_stack.call_all_in(view)
         score = chen_score(hand_class(view.hole_cards))
         position = position_of(view, view.seat)
         raises = raise_count(view)
