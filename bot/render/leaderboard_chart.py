@@ -13,7 +13,7 @@ instead of bars.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -43,16 +43,18 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
 def render_leaderboard_chart(rows: Sequence[LeaderboardRow], title: Message, *,
-                             language: Language = ENGLISH) -> bytes:
+                             language: Language = ENGLISH,
+                             value_text: Callable[[float], str] | None = None) -> bytes:
     """The chart as PNG bytes, ``WIDTH`` x ``HEIGHT``: one bar per row of ``rows`` (top to
     bottom in the given order) under ``title``; an empty ``rows`` draws ``EMPTY_PAGE``. Words
-    (a ``Text`` title too) and numbers are in ``language``."""
+    (a ``Text`` title too) and numbers are in ``language``; ``value_text`` writes a row's
+    value (default: an integer with ``language``'s digit grouping)."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw_text(draw, (20, 16), fit_text(printable(language.render(title)), 20, WIDTH - 40),
               fill=TEXT_COLOUR, size=20)
     if rows:
-        _bars(draw, rows, language)
+        _bars(draw, rows, language, value_text or (lambda value: language.number(int(value))))
     else:
         left, top, right, bottom = 20, PLOT_BOX[1], WIDTH - 20, PLOT_BOX[3]
         draw.rectangle((left, top, right, bottom), outline=GRID_COLOUR)
@@ -63,7 +65,7 @@ def render_leaderboard_chart(rows: Sequence[LeaderboardRow], title: Message, *,
     return out.getvalue()
 
 
-def zero_and_scale(values: Sequence[int]) -> tuple[int, int]:
+def zero_and_scale(values: Sequence[float]) -> tuple[float, float]:
     """The value range the bars span, ``(low, high)``: always includes 0 and is never empty,
     so the zero line is inside the plot (at its left edge when nothing is negative)."""
     low, high = min([0, *values]), max([0, *values])
@@ -78,11 +80,11 @@ def printable(text: str) -> str:
 
 
 def _bars(draw: ImageDraw.ImageDraw, rows: Sequence[LeaderboardRow],
-          language: Language) -> None:
+          language: Language, value_text: Callable[[float], str]) -> None:
     left, top, right, bottom = PLOT_BOX
     low, high = zero_and_scale([row.value for row in rows])
 
-    def x_of(value: int) -> float:
+    def x_of(value: float) -> float:
         return left + (right - left) * ((value - low) / (high - low))
 
     row_height = min(MAX_ROW_HEIGHT, (bottom - top) / len(rows))
@@ -104,7 +106,7 @@ def _bars(draw: ImageDraw.ImageDraw, rows: Sequence[LeaderboardRow],
             colour = POSITIVE_COLOUR if row.value > 0 else NEGATIVE_COLOUR
             draw.rectangle((min(zero, end), middle - half, max(zero, end), middle + half),
                            fill=colour)
-        value = language.number(row.value)
+        value = value_text(row.value)
         value_font = text_font
         room = VALUE_RIGHT - right - 10
         if draw.textlength(value, font=value_font) > room:  # a huge number: smaller type

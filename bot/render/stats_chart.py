@@ -9,7 +9,9 @@ player folded, so chips lost folding in a hand that others took to showdown coun
 losses; those are usually small (blinds, a call or two), while counting a lost showdown as a
 fold would hide the big swings. The two lines always add up to the total.
 
-A side panel compares the player's VPIP and PFR with the server's average. With fewer than
+A side panel compares the player's VPIP and PFR with the server's average, and a panel under
+the chart their playing style (``HABIT_FIGURES``: 3-bet %, fold to 3-bet %, c-bet %, aggression
+factor, WTSD, W$SD) with the server's: a figure without a chance yet reads "—". With fewer than
 two hands there is no line to draw: the image says so instead.
 """
 
@@ -17,18 +19,31 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import ENGLISH, Language, tr, tr_n
-from bot.ledger import HandResultPoint, PlayerStats, ServerAverages
+from bot.i18n import ENGLISH, Language, Text, tr, tr_n
+from bot.ledger import (
+    HABIT_FIGURES,
+    HabitFigure,
+    Habits,
+    HandResultPoint,
+    PlayerStats,
+    ServerAverages,
+)
 from bot.render.card_faces import font
-from bot.render.fonts import draw_text, fit_text
+from bot.render.fonts import draw_text, fit_text, text_length
 
-WIDTH, HEIGHT = 800, 400
+WIDTH, HEIGHT = 800, 550
 PLOT_BOX = (80, 50, 580, 350)
 """The chart area (left, top, right, bottom); axis labels sit outside it."""
+STYLE_TOP = 400
+"""Where the playing-style panel starts, under the chart: three figures a row."""
+STYLE_ROW = 62
+"""The height of a row of figures: a name and two bars."""
+AGGRESSION_SCALE = 5.0
+"""The aggression factor a full bar shows: usual players lie between 1 and 4."""
 BACKGROUND = (32, 34, 40)
 GRID_COLOUR = (62, 66, 76)
 AXIS_COLOUR = (150, 154, 165)
@@ -40,6 +55,24 @@ NON_SHOWDOWN_COLOUR = (240, 80, 80)
 PLAYER_BAR_COLOUR = (240, 190, 60)
 SERVER_BAR_COLOUR = (120, 124, 135)
 NO_HANDS = tr("No hands yet")
+NO_FIGURE = "—"
+"""A figure without a chance yet (its denominator is 0)."""
+HABIT_LABELS: dict[HabitFigure, Text] = {
+    "three_bet": tr("3-bet"),
+    "fold_to_three_bet": tr("Fold to 3-bet"),
+    "cbet": tr("C-bet"),
+    "aggression": tr("Aggression (AF)"),
+    "went_to_showdown": tr("Went to showdown (WTSD)"),
+    "won_at_showdown": tr("Won at showdown (W$SD)"),
+}
+"""Each figure's name, for the chart and for ``/stats``."""
+
+
+def habit_text(name: HabitFigure, value: float | None) -> str:
+    """A figure as a reader sees it: ``27%``, an aggression factor ``2.3``, or ``NO_FIGURE``."""
+    if value is None:
+        return NO_FIGURE
+    return f"{value:.1f}" if name == "aggression" else f"{value:.0f}%"
 
 
 def is_showdown(point: HandResultPoint) -> bool:
@@ -69,12 +102,15 @@ def render_stats_chart(
     stats: PlayerStats,
     server_average: ServerAverages | None,
     *,
+    habits: Habits | None = None,
+    server_habits: Mapping[HabitFigure, float | None] | None = None,
     language: Language = ENGLISH,
 ) -> bytes:
     """The chart as PNG bytes, ``WIDTH`` x ``HEIGHT``: the player's cumulative net chips over
     ``points`` (in the order played), split into showdown and non-showdown winnings, with a
-    legend and a VPIP/PFR panel against ``server_average`` (left out when ``None``); its words
-    in ``language``."""
+    legend, a VPIP/PFR panel against ``server_average`` (left out when ``None``) and a panel
+    of ``habits`` against ``server_habits`` (the server's bars left out when ``None``); its
+    words in ``language``."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     title = language.render(tr("{name}: net chips, hand by hand", name=stats.name))
@@ -86,6 +122,7 @@ def render_stats_chart(
         _chart(draw, points, language)
     _legend(draw, language)
     _habits_panel(draw, stats, server_average, language)
+    _style_panel(draw, habits or Habits(), server_habits, language)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -205,3 +242,44 @@ def _habits_panel(
     hands = tr_n("{count} hand played", "{count} hands played", stats.hands_played)
     draw_text(draw, (x, y + 14), fit_text(language.render(hands), 12, WIDTH - x - 10),
               fill=MUTED_TEXT, size=12)
+
+
+def _style_panel(
+    draw: ImageDraw.ImageDraw, habits: Habits, server: Mapping[HabitFigure, float | None] | None,
+    language: Language,
+) -> None:
+    """One cell per figure, three a row: its name, the player's bar and the server's."""
+    left, right = 20, WIDTH - 20
+    draw.line([(left, STYLE_TOP - 8), (right, STYLE_TOP - 8)], fill=GRID_COLOUR)
+    draw_text(draw, (left, STYLE_TOP), language.render(tr("Playing style")), fill=TEXT_COLOUR,
+              size=15)
+    key_x: float = right
+    keys = [(tr("You"), PLAYER_BAR_COLOUR)] + ([] if server is None else [
+        (tr("Server"), SERVER_BAR_COLOUR)])
+    for label, colour in reversed(keys):  # a key at the right: "■ You  ■ Server"
+        text = fit_text(language.render(label), 12, 80)
+        draw_text(draw, (key_x, STYLE_TOP + 2), text, fill=MUTED_TEXT, size=12, anchor="ra")
+        key_x -= text_length(text, 12) + 6
+        draw.rectangle((key_x - 10, STYLE_TOP + 4, key_x, STYLE_TOP + 14), fill=colour)
+        key_x -= 24
+    columns = 3
+    width = (right - left) / columns
+    for index, name in enumerate(HABIT_FIGURES):
+        x = left + index % columns * width
+        y = STYLE_TOP + 26 + index // columns * STYLE_ROW
+        draw_text(draw, (x, y), fit_text(language.render(HABIT_LABELS[name]), 13, width - 20),
+                  fill=TEXT_COLOUR, size=13)
+        bars = [(habits.figure(name), PLAYER_BAR_COLOUR)]
+        if server is not None:
+            bars.append((server.get(name), SERVER_BAR_COLOUR))
+        for value, colour in bars:
+            y += 18
+            full = AGGRESSION_SCALE if name == "aggression" else 100.0
+            bar_left, bar_right = x, x + width - 70
+            draw.rectangle((bar_left, y + 2, bar_right, y + 12), outline=GRID_COLOUR)
+            share = 0.0 if value is None else max(0.0, min(value / full, 1.0))
+            if share > 0:
+                draw.rectangle((bar_left, y + 2, bar_left + (bar_right - bar_left) * share,
+                                y + 12), fill=colour)
+            draw_text(draw, (x + width - 20, y), habit_text(name, value), fill=TEXT_COLOUR,
+                      size=12, anchor="ra")

@@ -122,3 +122,20 @@ rows_strategy = st.lists(
 @given(rows=rows_strategy, title=st.text(max_size=200))
 def test_never_raises_for_random_rows(rows: list[LeaderboardRow], title: str) -> None:
     decode(render_leaderboard_chart(rows, title))
+
+
+def test_a_board_of_percentages_writes_each_value_with_its_own_words() -> None:
+    written: list[float] = []
+
+    def percent(value: float) -> str:
+        written.append(value)
+        return f"{value:.0f}%"
+
+    rows = [LeaderboardRow(rank=1, user_id=1, name="a", value=62.5),
+            LeaderboardRow(rank=2, user_id=2, name="b", value=31.25)]
+    pixels = decode(render_leaderboard_chart(rows, "Won at showdown", value_text=percent))
+    assert written == [62.5, 31.25]
+    bar_rows = np.nonzero(mask(pixels, POSITIVE_COLOUR).any(axis=1))[0]
+    first_bar = mask(pixels[bar_rows.min()], POSITIVE_COLOUR).sum()
+    last_bar = mask(pixels[bar_rows.max()], POSITIVE_COLOUR).sum()
+    assert abs(last_bar - first_bar / 2) <= 2  # 31.25 is half of 62.5

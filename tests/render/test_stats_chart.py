@@ -11,17 +11,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.ledger import HandResultPoint, PlayerStats, ServerAverages
+from bot.i18n import language_for
+from bot.ledger import HABIT_FIGURES, Habits, HandResultPoint, PlayerStats, ServerAverages
 from bot.render.stats_chart import (
     HEIGHT,
+    NO_FIGURE,
     NON_SHOWDOWN_COLOUR,
     PLAYER_BAR_COLOUR,
     PLOT_BOX,
     SERVER_BAR_COLOUR,
     SHOWDOWN_COLOUR,
+    STYLE_TOP,
     TOTAL_COLOUR,
     WIDTH,
     cumulative_lines,
+    habit_text,
     is_showdown,
     render_stats_chart,
 )
@@ -145,3 +149,38 @@ def test_never_raises_for_short_random_series(
     series: list[HandResultPoint], averages: ServerAverages | None
 ) -> None:
     decode(render_stats_chart(series, STATS, averages))
+
+
+HABITS = Habits(hands=40, three_bet_chances=10, three_bets=2, cbet_chances=4, cbets=3,
+                postflop_aggression=6, postflop_calls=3, saw_flop=12, showdowns=5,
+                showdowns_won=3)
+SERVER_HABITS = dict.fromkeys(HABIT_FIGURES, 30.0) | {"aggression": 1.5}
+
+
+def style_panel(pixels: np.ndarray) -> np.ndarray:
+    return pixels[STYLE_TOP:]
+
+
+def test_the_style_panel_shows_the_figures_beside_the_servers() -> None:
+    panel = style_panel(decode(render_stats_chart(
+        [point(5), point(6)], STATS, AVERAGES, habits=HABITS, server_habits=SERVER_HABITS)))
+    assert mask(panel, PLAYER_BAR_COLOUR).sum() > 200
+    assert mask(panel, SERVER_BAR_COLOUR).sum() > 200
+
+
+def test_a_figure_without_a_chance_draws_no_bar() -> None:
+    panel = style_panel(decode(render_stats_chart(
+        [point(5), point(6)], STATS, AVERAGES, habits=Habits(hands=40), server_habits=None)))
+    assert mask(panel, PLAYER_BAR_COLOUR).sum() < 200  # the key's swatch only
+    assert not mask(panel, SERVER_BAR_COLOUR).any()  # no server: no server bars, no key
+
+
+def test_figures_are_written_as_percentages_and_the_aggression_factor_as_a_ratio() -> None:
+    assert [habit_text(name, HABITS.figure(name)) for name in HABIT_FIGURES] == [
+        "20%", NO_FIGURE, "75%", "2.0", "42%", "60%"]
+
+
+@pytest.mark.parametrize("code", ["en", "zh_Hans", "zh_Hant"])
+def test_the_chart_with_every_figure_draws_in_each_language(code: str) -> None:
+    decode(render_stats_chart([point(5), point(-6)], STATS, AVERAGES, habits=HABITS,
+                              server_habits=SERVER_HABITS, language=language_for(code)))

@@ -16,15 +16,21 @@ from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.errors import InputError
 from bot.i18n import Language, Text, tr
 from bot.ledger import (
+    HABIT_FIGURES,
+    LEADERBOARD_MIN_HANDS,
+    RANKED_HABITS,
+    HabitFigure,
+    Habits,
     HandRecord,
     LeaderboardOrder,
     LeaderboardRow,
     PlayerStats,
     TournamentStats,
+    server_habits,
 )
 from bot.render.leaderboard_chart import render_leaderboard_chart
 from bot.render.replay import render_replay
-from bot.render.stats_chart import render_stats_chart
+from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart
 from bot.tables.notifier import SeatState
 from engine.hand_record import RecordedHand
 from engine.history import visible_to
@@ -35,14 +41,17 @@ if TYPE_CHECKING:
 LEADERBOARD_PAGE_SIZE = 10
 LEADERBOARD_VALUES: dict[LeaderboardOrder, Text] = {
     "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won"),
-    "tournaments": tr("tournament winnings")}
+    "tournaments": tr("tournament winnings"), "won_at_showdown": tr("won at showdown"),
+    "aggression": tr("aggression factor")}
 """What a leaderboard ranks by, as its title says it."""
 SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
                  app_commands.Choice(name="All servers", value="global")]
 BY_CHOICES = [app_commands.Choice(name="Chips", value="balance"),
               app_commands.Choice(name="Net winnings", value="net"),
               app_commands.Choice(name="Hands won", value="hands_won"),
-              app_commands.Choice(name="Tournaments", value="tournaments")]
+              app_commands.Choice(name="Tournaments", value="tournaments"),
+              app_commands.Choice(name="Won at showdown", value="won_at_showdown"),
+              app_commands.Choice(name="Aggression", value="aggression")]
 
 
 class AccountCog(commands.Cog, name="Account"):
@@ -88,19 +97,23 @@ class AccountCog(commands.Cog, name="Account"):
         ledger, draw_images = self.bot.ledger, self.bot.options.draw_images
         language = language_of(interaction)
 
-        async def gather() -> tuple[PlayerStats | None, TournamentStats, bytes | None]:
+        async def gather() -> tuple[PlayerStats | None, TournamentStats, Habits,
+                                    dict[HabitFigure, float | None], bytes | None]:
             record = await ledger.stats(guild_id, who.id)
             tournament_record = await ledger.tournament_stats(guild_id, who.id)
+            everyone = await ledger.habits(guild_id) if record is not None else {}
+            habits, server = everyone.get(who.id, Habits()), server_habits(everyone.values())
             if record is None or not draw_images:
-                return record, tournament_record, None
+                return record, tournament_record, habits, server, None
             points = await ledger.results_over_time(guild_id, who.id)
             averages = await ledger.server_averages(guild_id)
             chart = await asyncio.to_thread(render_stats_chart, points, record, averages,
+                                            habits=habits, server_habits=server,
                                             language=language)
-            return record, tournament_record, chart
+            return record, tournament_record, habits, server, chart
 
-        record, tournaments, chart = await within_deadline(interaction, gather(),
-                                                           ephemeral=False)
+        record, tournaments, habits, server, chart = await within_deadline(
+            interaction, gather(), ephemeral=False)
         if record is None:
             raise InputError(tr("{name} has not played here yet.",
                                 name=plain(who.display_name)))
@@ -118,6 +131,10 @@ class AccountCog(commands.Cog, name="Account"):
             (tr("PFR"), f"{record.pfr_percent:.0f}%"),
         ):
             embed.add_field(name=language.render(name), value=value)
+        for figure in HABIT_FIGURES:
+            embed.add_field(name=language.render(HABIT_LABELS[figure]), value=language.render(
+                tr("{mine} · server {server}", mine=habit_text(figure, habits.figure(figure)),
+                   server=habit_text(figure, server[figure]))))
         if tournaments.played:
             embed.add_field(name=language.render(tr("Tournaments")), value=language.render(tr(
                 "{played} played · {in_the_money} in the money · {wins} won · net {net}",
@@ -157,24 +174,29 @@ class AccountCog(commands.Cog, name="Account"):
         language = language_of(interaction)
         ledger, draw_chart = self.bot.ledger, chart and self.bot.options.draw_images
 
+        def shown(value: float) -> str:
+            return leaderboard_value(language, order, value)
+
         async def gather() -> tuple[list[LeaderboardRow], bytes | None]:
             rows = list(await ledger.leaderboard(
                 guild_id, by=order, page=page, page_size=LEADERBOARD_PAGE_SIZE))
             if not draw_chart:
                 return rows, None
             image = await asyncio.to_thread(render_leaderboard_chart, rows, title,
-                                            language=language)
+                                            language=language, value_text=shown)
             return rows, image
 
         rows, image = await within_deadline(interaction, gather(), ephemeral=False)
         embed = discord.Embed(
             title=language.render(title), colour=TABLE_COLOUR,
             description="\n".join(
-                f"**{row.rank}.** {plain(row.name)} — {language.number(row.value)}"
-                for row in rows
+                f"**{row.rank}.** {plain(row.name)} — {shown(row.value)}" for row in rows
             ) or language.render(tr("Nobody on this page yet.")),
         )
-        embed.set_footer(text=language.render(tr("Page {page}", page=page)))
+        footer = tr("Page {page}", page=page) if order not in RANKED_HABITS else tr(
+            "Page {page} · players with {count} hands or more", page=page,
+            count=LEADERBOARD_MIN_HANDS)
+        embed.set_footer(text=language.render(footer))
         if image is None:
             await reply(interaction, embed=embed, ephemeral=False)
             return
@@ -307,6 +329,13 @@ class AccountCog(commands.Cog, name="Account"):
     def _seat_here(self, interaction: discord.Interaction[HoldemBot]) -> SeatState | None:
         state = self.bot.tables.state(interaction.channel_id or 0)
         return state.seat_of(interaction.user.id) if state is not None else None
+
+
+def leaderboard_value(language: Language, order: LeaderboardOrder, value: float) -> str:
+    """A leaderboard's value as its board shows it: chips or hands with the reader's digit
+    grouping, a habit figure as ``/stats`` writes it (``54%``, an aggression factor ``2.3``)."""
+    habit = next((name for name in RANKED_HABITS if name == order), None)
+    return language.number(int(value)) if habit is None else habit_text(habit, value)
 
 
 def signed(language: Language, amount: int) -> str:
