@@ -157,6 +157,10 @@ class Ledger:
         """The start-of-hand snapshots of the hands this ledger began, until they end: a
         hand's snapshot never changes, so settling it needs no read of it (a round trip on
         PostgreSQL). A hand begun elsewhere (another process, before a restart) is read."""
+        self._counting = asyncio.Lock()
+        """Held while hands are counted for ``habits``: two ``/stats`` at once count each hand
+        once, the second then finding it done (processes sharing PostgreSQL may both count
+        one, writing the same counts)."""
         self._starts: Batcher[HandStart, tuple[int, Holdings]] | None = None
         self._settlements: Batcher[HandSettlement, None] | None = None
         if database.dialect == "postgresql":
@@ -705,17 +709,20 @@ class Ledger:
         """Each person's ``Habits`` in a guild (``None``: summed over all guilds), by user
         id, for the people who have played a hand there. Hands settled since the last call
         are counted first, a round of ``habits.BATCH_HANDS`` at a time, counting off the
-        event loop (about 1 ms a hand: each is played again); ``InvalidRequest`` for a guild
-        id that is not an integer."""
+        event loop (about 1.3 ms a hand: each is played again). Measured on SQLite, 10,000
+        hands of six people (``/stats``'s ledger work): 12.7 s the first time, when every
+        hand is counted, then 0.18 s; ``InvalidRequest`` for a guild id that is not an
+        integer."""
         if guild_id is not None:
             check_id(guild_id, "server")
-        while True:
-            found = await self._db.read(lambda: habits.uncounted(guild_id))
-            if found:
-                counted = await asyncio.to_thread(habits.count_rows, found)
-                await self._db.write(partial(habits.record_counts, counted))
-            if len({row[0] for row in found}) < habits.BATCH_HANDS:
-                break
+        async with self._counting:
+            while True:
+                found = await self._db.read(lambda: habits.uncounted(guild_id))
+                if found:
+                    counted = await asyncio.to_thread(habits.count_rows, found)
+                    await self._db.write(partial(habits.record_counts, counted))
+                if len({row[0] for row in found}) < habits.BATCH_HANDS:
+                    break
         return await self._db.read(lambda: habits.people_habits(guild_id))
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:

@@ -4,6 +4,8 @@ backends (cash and tournament hands) for ``/stats`` and ``/leaderboard``."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import bot.ledger.habits as habits_module
@@ -248,6 +250,9 @@ async def test_each_hand_is_counted_once_and_new_hands_are_counted_on_the_next_c
     assert await ledger.habits(GUILD) == first and counted == [1]
     await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
     assert (await ledger.habits(GUILD))[BOB].three_bets == 2 and counted == [1, 1]
+    await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
+    together = await asyncio.gather(ledger.habits(GUILD), ledger.habits(None))
+    assert together[0] == together[1] and counted == [1, 1, 1]  # two at once: counted once
 
 
 async def test_the_counting_goes_round_by_round_through_a_long_backlog(
