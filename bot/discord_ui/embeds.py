@@ -125,11 +125,14 @@ def seat_line(seat: SeatState, state: TableState, language: Language = ENGLISH) 
 
 def to_act_text(state: TableState, language: Language = ENGLISH) -> str | None:
     """Whose turn it is, with a countdown Discord renders in each reader's clock and
-    language."""
+    language: the turn timer's, then the time bank's once the timer ran out."""
     seat = state.to_act
     if seat is None or not state.is_hand_running:
         return None
     who = _player(seat)
+    if state.time_bank_deadline is not None:
+        return language.render(tr("{player} to act, using their time bank: {countdown}",
+                                  player=who, countdown=countdown(state.time_bank_deadline)))
     if state.to_act_deadline is None:
         return language.render(tr("{player} to act", player=who))
     return language.render(tr("{player} to act, time runs out {countdown}", player=who,

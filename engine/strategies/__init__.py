@@ -6,12 +6,12 @@ the legal actions. Decisions are reproducible: all randomness comes from the ``r
 >>> import random
 >>> bot = make_strategy("calling")
 >>> sorted(STRATEGIES)
-['calling', 'easy', 'hard', 'medium', 'random']
+['calling', 'easy', 'expert', 'hard', 'medium', 'random']
 >>> make_strategy("grandmaster")
 Traceback (most recent call last):
 ...
-ValueError: unknown strategy 'grandmaster': use one of calling, easy, hard, medium, random, \
-or module:Class
+ValueError: unknown strategy 'grandmaster': use one of calling, easy, expert, hard, medium, \
+random, or module:Class
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from typing import Protocol, runtime_checkable
 from engine.actions import Action
 from engine.view import PlayerView
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 """The strengths a table offers for its bot opponents, weakest first."""
 
 STRATEGIES: dict[str, str] = {
     "easy": "engine.strategies.easy:EasyStrategy",
     "medium": "engine.strategies.medium:MediumStrategy",
     "hard": "engine.strategies.hard:HardStrategy",
+    "expert": "engine.strategies.expert:ExpertStrategy",
     "calling": "engine.strategies.baselines:CallingStrategy",
     "random": "engine.strategies.baselines:RandomStrategy",
 }

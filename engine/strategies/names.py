@@ -24,6 +24,10 @@ NAME_POOLS: dict[str, tuple[str, ...]] = {
         "The Shark", "Ice Queen", "Viper", "Professor Fold", "Nightowl Nina", "Silent Bob",
         "Maverick", "Stone Cold Stella", "The Oracle", "Razor Ray",
     ),
+    "expert": (
+        "Nash Nora", "Equilibrium Eli", "Cool Hand Cleo", "Range Rover", "Solver Sol",
+        "Grandmaster Gus", "Quiet Quinn", "The Professor", "Iron Ivy", "Deep Blue Dee",
+    ),
     "calling": ("Callie Station", "Curious Carl", "Sticky Stan"),
     "random": ("Wildcard Wendy", "Dice Dan", "Coinflip Cora"),
 }

@@ -28,6 +28,10 @@ class SeatNotes:
     postflop_calls: int = 0
     faced_bets: int = 0
     folded_to_bets: int = 0
+    faced_three_bets: int = 0
+    folded_to_three_bets: int = 0
+    three_bet_chances: int = 0
+    three_bets: int = 0
 
     @property
     def looseness(self) -> float:
@@ -50,6 +54,18 @@ class SeatNotes:
     def fold_to_bet(self) -> float:
         """Share of postflop bets this seat folded to, prior 0.4."""
         return _smoothed(self.folded_to_bets, self.faced_bets, 0.4)
+
+
+    @property
+    def fold_to_three_bet(self) -> float:
+        """Share of their preflop raises re-raised that this seat folded, prior 0.5."""
+        return _smoothed(self.folded_to_three_bets, self.faced_three_bets, 0.5)
+
+    @property
+    def three_bet_rate(self) -> float:
+        """Share of chances (facing exactly one raise before the flop) taken to re-raise,
+        prior 0.08."""
+        return _smoothed(self.three_bets, self.three_bet_chances, 0.08)
 
 
 def _smoothed(count: int, total: int, prior: float) -> float:
@@ -98,3 +114,27 @@ class OpponentModel:
             self.notes(seat).voluntary += 1
         for seat in preflop_raisers:
             self.notes(seat).preflop_raises += 1
+        self._observe_three_bets(view)
+
+    def _observe_three_bets(self, view: PlayerView) -> None:
+        """Count re-raise chances taken, and how each first raiser answered a re-raise."""
+        raises = 0
+        opener: int | None = None
+        answered = False
+        for record in view.history:
+            if record.street is not Street.PREFLOP:
+                break
+            mine = record.seat == view.seat
+            if raises == 1 and record.seat != opener and not mine:
+                notes = self.notes(record.seat)
+                notes.three_bet_chances += 1
+                notes.three_bets += record.kind in AGGRESSIVE_KINDS
+            if raises == 2 and record.seat == opener and not answered and not mine:
+                answered = True
+                notes = self.notes(record.seat)
+                notes.faced_three_bets += 1
+                notes.folded_to_three_bets += record.kind is ActionKind.FOLD
+            if record.kind in AGGRESSIVE_KINDS:
+                raises += 1
+                if raises == 1:
+                    opener = record.seat

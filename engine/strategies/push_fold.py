@@ -142,6 +142,25 @@ def top_range(share: float) -> Floats:
     return weights
 
 
+def class_index(hand: HandClass) -> int:
+    """The hand's position in the charts' per-class arrays."""
+    return class_indices()[hand]
+
+
+def calling_range_against(weights: Floats, stack: float) -> Floats:
+    """The classes that call a heads-up all-in for ``stack`` big blinds (the big blind's
+    price: ``stack - 1`` more to win ``2 * stack``) against a shoving range ``weights``.
+
+    >>> range_share(calling_range_against(top_range(1.0), 10)) > 0.5
+    True
+    """
+    equity, pairs = _equity()
+    weighted = pairs * weights
+    against = (weighted * equity).sum(axis=1) / np.maximum(weighted.sum(axis=1), 1e-12)
+    calls: Floats = (against >= (stack - 1) / (2 * stack)).astype(float)
+    return calls
+
+
 def shove_frequency(hand: HandClass, stack: float, behind: int) -> float:
     """The chart's shove frequency for ``hand`` first in with ``stack`` big blinds."""
     return float(shove_range(stack, behind)[class_indices()[hand]])

@@ -75,8 +75,8 @@ def play(bots: list[Strategy], rng: random.Random, stacks: list[int], button: in
 # --- protocol and registry ---------------------------------------------------------------------
 
 
-def test_levels_are_easy_medium_hard_weakest_first():
-    assert LEVELS == ("easy", "medium", "hard")
+def test_levels_are_easy_medium_hard_expert_weakest_first():
+    assert LEVELS == ("easy", "medium", "hard", "expert")
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
@@ -91,7 +91,7 @@ def test_make_strategy_accepts_module_and_class():
 
 @pytest.mark.parametrize("name", ["grandmaster", "", "hard2"])
 def test_unknown_strategy_names_raise_with_the_known_names(name):
-    with pytest.raises(ValueError, match="calling, easy, hard, medium, random"):
+    with pytest.raises(ValueError, match="calling, easy, expert, hard, medium, random"):
         make_strategy(name)
 
 
@@ -149,7 +149,7 @@ def test_bot_names_ignore_case_when_avoiding_taken_names():
 
 def test_bot_names_for_an_unknown_level_raise():
     with pytest.raises(ValueError, match="no bot names"):
-        pick_bot_name("expert", (), random.Random(0))
+        pick_bot_name("grandmaster", (), random.Random(0))
 
 
 # --- every decision is legal, reproducible and private ----------------------------------------
