@@ -23,7 +23,7 @@ TABLE_COLOUR = discord.Colour.dark_green()
 TABLE_IMAGE_NAME = "table.png"
 
 _BOT_LEVELS = {"easy": tr_c("bot level", "easy"), "medium": tr_c("bot level", "medium"),
-               "hard": tr_c("bot level", "hard")}
+               "hard": tr_c("bot level", "hard"), "expert": tr_c("bot level", "expert")}
 
 
 def chips(amount: int, language: Language = ENGLISH) -> str:

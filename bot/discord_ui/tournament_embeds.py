@@ -33,7 +33,7 @@ STRUCTURE_NAMES: dict[str, Text] = {
     "deep": tr_c("structure", "Deep"),
 }
 _BOT_LEVELS = {"easy": tr_c("bot level", "easy"), "medium": tr_c("bot level", "medium"),
-               "hard": tr_c("bot level", "hard")}
+               "hard": tr_c("bot level", "hard"), "expert": tr_c("bot level", "expert")}
 
 
 def entrant_name(entrant: EntrantStatus, language: Language = ENGLISH) -> str:

@@ -1,12 +1,12 @@
 """A bot opponent at a table: its strategy, its own random stream, and where it thinks.
 
-Measured per postflop decision: "easy" takes microseconds; "medium" and "hard" simulate equity,
-median about 1 ms, p99 under 6 ms, worst about 20 ms. Handing such a decision to a thread costs
-more CPU than making it (the GIL gives no parallelism, and the event loop then waits for the
-GIL), so without a ``BotWorker`` every decision runs inline, where the table's turn budget in
-``StepPacer`` keeps the loop's slices short. With a worker, simulating decisions run in its
-process, on another core; when the worker fails (dies, or misses its deadline and is
-replaced), the decision is made inline after all.
+Measured per postflop decision: "easy" takes microseconds; "medium", "hard" and "expert"
+simulate equity, median about 1 ms, p99 under 6 ms, worst about 20 ms. Handing such a
+decision to a thread costs more CPU than making it (the GIL gives no parallelism, and the
+event loop then waits for the GIL), so without a ``BotWorker`` every decision runs inline,
+where the table's turn budget in ``StepPacer`` keeps the loop's slices short. With a worker,
+simulating decisions run in its process, on another core; when the worker fails (dies, or
+misses its deadline and is replaced), the decision is made inline after all.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine.actions import Action, Street
 from engine.strategies import STRATEGIES, make_strategy
 from engine.view import PlayerView
 
-SIMULATING_LEVELS = frozenset({"medium", "hard"})
+SIMULATING_LEVELS = frozenset({"medium", "hard", "expert"})
 """Strategies whose postflop decisions simulate equity (milliseconds, not microseconds)."""
 
 

@@ -77,8 +77,8 @@ class TournamentSettings:
     """Joining after the start: players may join until the end of this blind level
     (1 to ``MAX_LATE_REGISTRATION``); 0 (the default) for no late registration."""
     bot_fill: str | None = None
-    """A bot level (``"easy"``, ``"medium"``, ``"hard"``) whose bots fill the empty places
-    at the start (registered and paid by the house); ``None`` for no bots."""
+    """A bot level (``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``) whose bots fill the
+    empty places at the start (registered and paid by the house); ``None`` for no bots."""
     max_entrants: int | None = None
     """The most players; ``None`` means ``seats`` (a sit-and-go). More than ``seats`` makes
     a multi-table tournament."""

@@ -16,7 +16,8 @@ from bot.i18n import ENGLISH, Language, Text, tr
 from engine.blinds import PRESETS as STRUCTURES
 from engine.strategies import LEVELS as BOT_LEVELS
 
-DEFAULT_BOTS = BOT_LEVELS
+DEFAULT_BOTS = ("easy", "medium", "hard")
+"""The table's opponents without ``--bots``; ``expert`` is there to be asked for by name."""
 DEFAULT_TOURNAMENT_BOTS = ("medium",) * 5
 """A tournament's opponents without ``--bots``: a six-player sit-and-go."""
 DEFAULT_STRUCTURE = "regular"

@@ -97,7 +97,7 @@ class Style:
 
 
 BOT_LEVELS = {"easy": tr_c("bot level", "easy"), "medium": tr_c("bot level", "medium"),
-              "hard": tr_c("bot level", "hard")}
+              "hard": tr_c("bot level", "hard"), "expert": tr_c("bot level", "expert")}
 
 
 def render_table(

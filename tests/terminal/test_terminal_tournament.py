@@ -179,7 +179,9 @@ def test_a_tournament_in_simplified_chinese(tmp_path: Path) -> None:
 
 
 def test_a_tournament_in_traditional_chinese_shows_the_tournament_line(tmp_path: Path) -> None:
-    status, output, _ = play(tmp_path, ALL_IN, "--fast", "--seed", "3", "--lang", "zh-TW")
+    # A seed with which the all-in player outlasts the first level (bots that call all-ins by
+    # pot odds bust it sooner than they used to).
+    status, output, _ = play(tmp_path, ALL_IN, "--fast", "--seed", "2", "--lang", "zh-TW")
     assert status == 0
     assert "錦標賽" in output and "級別" in output
     assert "Level " not in output and "average stack" not in output

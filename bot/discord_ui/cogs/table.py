@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
 
 MAX_BOTS_PER_COMMAND = 8
-LEVEL_NAMES: dict[str, Text] = {"easy": tr("Easy"), "medium": tr("Medium"), "hard": tr("Hard")}
+LEVEL_NAMES: dict[str, Text] = {"easy": tr("Easy"), "medium": tr("Medium"), "hard": tr("Hard"),
+                                "expert": tr("Expert")}
 """How the bots' levels read in menus and answers (the English names are also the choices'
 names, which the catalogs translate)."""
 AMOUNT = app_commands.Range[int, 1, 10**12]
