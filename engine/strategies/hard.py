@@ -140,13 +140,15 @@ class HardStrategy:
         return FOLD
 
     def _shover_range(self, view: PlayerView) -> npt.NDArray[np.float64]:
-        """The range behind the raise faced: the chart's, or wider when the raiser has raised
-        more often than the chart's range would (a maniac shoves more than equilibrium)."""
+        """The range behind the raise faced: the chart's, or, for the first raise of the hand,
+        wider when the raiser raises more often than the chart's range (a maniac shoves more
+        than equilibrium). A re-raise keeps the chart's: how often someone raises says
+        little about what they re-raise all-in."""
         chart = short_stack.shove_range(view)
         raiser = last_aggressor(view, Street.PREFLOP)
         assert raiser is not None
         observed = self.model.notes(raiser).raising_rate
-        if observed > range_share(chart):
+        if raise_count(view) == 1 and observed > range_share(chart):
             return push_fold.top_range(observed)
         return chart
 

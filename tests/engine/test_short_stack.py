@@ -111,3 +111,16 @@ def test_first_in_counts_the_players_behind_and_the_effective_stack():
     limped = spot(["Ac Kd", "3c 2d", "4h 2s", "8s 5h"], stacks=[40] * 4, button=3,
                   actions=["call"])
     assert short_stack.first_in(limped) is None
+
+
+def test_hard_widens_a_first_shoves_range_for_a_raiser_seen_raising_often_not_a_reshoves():
+    from engine.strategies.hard import HardStrategy
+
+    bot = HardStrategy()
+    bot.model.notes(1).hands = 200
+    bot.model.notes(1).preflop_raises = 190  # raises 95 % of hands
+    first = spot(["As Jd", "Kc Kd"], stacks=[40, 40], actions=["allin"], button=1)
+    assert range_share(bot._shover_range(first)) > 0.9
+    again = spot(["As Jd", "Kc Kd"], stacks=[40, 40], actions=["raise 5", "allin"])
+    assert range_share(bot._shover_range(again)) == pytest.approx(
+        range_share(push_fold.call_range(20, 1)))
