@@ -40,6 +40,7 @@ class CurrentHand:
         "running",
         "seats",
         "started_at",
+        "time_bank_until",
     )
 
     def __init__(self) -> None:
@@ -66,7 +67,10 @@ class CurrentHand:
         self.awaiting: Seat | None = None
         """The person whose turn is open, while it is."""
         self.deadline: float | None = None
-        """When that turn ends (unix timestamp)."""
+        """When that turn's timer runs out (unix timestamp)."""
+        self.time_bank_until: float | None = None
+        """While the person to act is using their time bank: when it runs out (unix
+        timestamp)."""
         self.last_action: Text | None = None
         """The last action, as shown to everyone (``"Ann: raise 60"``)."""
         self.actions_taken = 0
@@ -137,6 +141,7 @@ class CurrentHand:
             raise IllegalAction(why_illegal(hand.legal_actions(), action)) from error
         self.last_action = action_text(seat.name, hand.history[-1])
         self.actions_taken += 1
+        self.time_bank_until = None
 
     def choose_run_it_twice(self, agree: bool) -> None:
         """Record the answer to the run-it-twice question in the hand."""
@@ -148,4 +153,4 @@ class CurrentHand:
         """The hand is over (settled or refunded): no hand id, no open turn."""
         self.running = False
         self.hand_id = None
-        self.awaiting = self.deadline = None
+        self.awaiting = self.deadline = self.time_bank_until = None

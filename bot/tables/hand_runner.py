@@ -255,16 +255,39 @@ class HandRunner:
                                 pot_total=hand.pot_total, turn=Turn(current.hand_id or 0, turn))
             await self._outbox.table_changed(state)
             await self._outbox.your_turn(state, user_id, prompt)
-            while current.actions_taken == turn and loop.time() < ends_at:
-                await self._doorbell.wait(ends_at - loop.time())
+            if not await self._acted_by(turn, ends_at):
+                await self._use_time_bank(seat, turn)
             async with self._lock:
                 timed_out = current.actions_taken == turn
                 if timed_out:
                     self._time_out(seat, hand)
         finally:
-            current.awaiting, current.deadline = None, None
+            current.awaiting = current.deadline = current.time_bank_until = None
         if timed_out:
             await self._tell_timeout(seat, user_id)
+
+    async def _acted_by(self, turn: int, ends_at: float) -> bool:
+        """Wait until the turn numbered ``turn`` is taken or the loop time ``ends_at``;
+        True when it was taken."""
+        current, loop = self._current, asyncio.get_running_loop()
+        while current.actions_taken == turn and loop.time() < ends_at:
+            await self._doorbell.wait(ends_at - loop.time())
+        return current.actions_taken != turn
+
+    async def _use_time_bank(self, seat: Seat, turn: int) -> None:
+        """The turn timer ran out: run what is left of the seat's time bank, shown on the
+        table, and take from the bank the time it ran."""
+        bank = seat.time_bank.left(self._lobby.settings.time_bank)
+        if bank <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self._current.time_bank_until = time.time() + bank
+        try:
+            await self.publish()
+            await self._acted_by(turn, started + bank)
+        finally:
+            seat.time_bank.spend(min(loop.time() - started, bank))
 
     def _time_out(self, seat: Seat, hand: Hand) -> None:
         self.apply(seat, _default_action(hand))
@@ -306,6 +329,7 @@ class HandRunner:
             )
             for position, seat in enumerate(seats):
                 seat.stack = result.final_stacks[position]
+                seat.time_bank.hand_played()
             current.end()
             outcome = hand_outcome(hand, seats, hand_id, history)
         await self._next_turn()

@@ -93,6 +93,10 @@ class TableState:
     hands_dealt: int = 0
     """The table's count of hands dealt, the running one included (a tournament's levels by
     hands count them; ``hand_number`` is an id, not a count)."""
+    time_bank_deadline: float | None = None
+    """When the person to act is using their time bank (their turn timer ran out): when the
+    bank runs out (unix timestamp). ``to_act_deadline`` stays the timer's, as their turn
+    prompt names it."""
 
     def seat_of(self, user_id: int) -> SeatState | None:
         """The seat of a person, or ``None`` when they are not seated."""

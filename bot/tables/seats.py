@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.ledger import PlayerKey
 from bot.tables.bots import Bot
+from bot.tables.time_bank import TimeBank
 
 __all__ = ["PlayerKey", "Seat"]
 
@@ -23,6 +24,9 @@ class Seat:
     sitting_out: bool = False
     leaving: bool = False
     timeouts_in_a_row: int = 0
+    hands_sat_out: int = 0
+    """Hands dealt at a cash table without this seat since it last played (or sat in)."""
+    time_bank: TimeBank = field(default_factory=TimeBank)
 
     @property
     def key(self) -> PlayerKey:

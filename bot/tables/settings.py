@@ -43,6 +43,15 @@ class TableSettings:
     max_bots: int | None = None
     """Bots a table may seat; ``None`` leaves two seats for people (see ``bot_limit``)."""
     turn_timeout: float = 45.0
+    time_bank: float = 30.0
+    """Seconds each person may think beyond the turn timer, once, until the bank refills
+    (``bot.tables.time_bank``); 0 turns it off. 30 s: a hard decision (a river shove) gets
+    more than a minute in all, while a table waits that long only now and then."""
+    sit_out_hands: int = 10
+    """Hands a person at a cash table may sit out before their seat is cashed out and freed
+    for someone who plays; 0 never frees it. 10 hands is about ten minutes at a hand a minute:
+    long enough for a break, short enough that a walked-away player does not block a seat
+    for the evening."""
     next_hand_delay: float = 5.0
     bot_delay_min: float = 1.0
     bot_delay_max: float = 3.0
@@ -56,18 +65,21 @@ class TableSettings:
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
-                     "default_buy_in_bb", "max_seats"):
+                     "default_buy_in_bb", "max_seats", "sit_out_hands"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidSettings(tr("{setting} must be a whole number, not “{value}”.",
                                          setting=name, value=str(value)[:20]))
-        for name in ("turn_timeout", "next_hand_delay", "bot_delay_min", "bot_delay_max",
-                     "run_it_twice_timeout"):
+        for name in ("turn_timeout", "time_bank", "next_hand_delay", "bot_delay_min",
+                     "bot_delay_max", "run_it_twice_timeout"):
             value = getattr(self, name)
             if (not isinstance(value, int | float) or isinstance(value, bool)
                     or not math.isfinite(value) or value < 0):
                 raise InvalidSettings(tr("{setting} must be a number of seconds ≥ 0.",
                                           setting=name))
+        if self.sit_out_hands < 0:
+            raise InvalidSettings(tr("{setting} must be a whole number ≥ 0.",
+                                     setting="sit_out_hands"))
         if self.small_blind < 1:
             raise InvalidSettings(tr("The small blind must be at least 1 chip."))
         if self.big_blind < self.small_blind:
@@ -104,9 +116,10 @@ class TableSettings:
     @classmethod
     def instant(cls, **changes: Any) -> TableSettings:
         """Settings with no waiting between hands or before bot actions, for tests and
-        benchmarks; the turn and run-it-twice timers stay short but positive."""
+        benchmarks; the turn and run-it-twice timers stay short but positive, and no time
+        bank lengthens a turn that times out."""
         base = {"next_hand_delay": 0.0, "bot_delay_min": 0.0, "bot_delay_max": 0.0,
-                "turn_timeout": 5.0, "run_it_twice_timeout": 0.5}
+                "turn_timeout": 5.0, "run_it_twice_timeout": 0.5, "time_bank": 0.0}
         return cls.from_mapping({**base, **changes})
 
     @classmethod

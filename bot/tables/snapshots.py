@@ -57,6 +57,7 @@ class PublicState:
             max_seats=settings.max_seats,
             language=settings.language,
             hands_dealt=current.number,
+            time_bank_deadline=current.time_bank_until,
         )
 
     def _seats(self, hand: Hand | None, running: bool) -> tuple[SeatState, ...]:

@@ -304,7 +304,7 @@ class Table:
         async with self._lock:
             seat = self._lobby.require_seat(user_id)
             seat.sitting_out = False
-            seat.timeouts_in_a_row = 0
+            seat.timeouts_in_a_row = seat.hands_sat_out = 0
         await self._runner.publish()
         self._doorbell.ring()
 
@@ -490,9 +490,14 @@ class Table:
 
     def _dealt(self) -> None:
         """A hand was dealt: the ledger works; one fewer bots-only hand is wanted if it had
-        no person."""
+        no person; the people sitting it out at a cash table count one more hand away."""
         self._retry.reset()
         self._ledger_down = False
+        if self._tournament is None:
+            for seat in self._lobby.seats.values():
+                if seat.sitting_out and seat.user_id is not None \
+                        and self._current.position_of(seat) is None:
+                    seat.hands_sat_out += 1
         if self._bot_hands_wanted and all(seat.user_id is None for seat in self._current.seats):
             self._bot_hands_wanted -= 1
 
@@ -519,13 +524,16 @@ class Table:
         buying in again. Publishes the table if that (or the caller: ``changed``) changed it;
         after a hand or a cash-out, closes the table if nobody is left. False (the next
         attempt scheduled) when the ledger failed."""
-        lobby, moved = self._lobby, False
+        lobby, moved, freed = self._lobby, False, []
         try:
             async with self._lock:
                 moved = await self._runner.refund_leftover()
                 for seat in list(lobby.seats.values()):
                     if seat.leaving:
                         await lobby.cash_out(seat)
+                        moved = True
+                    elif self._away_too_long(seat):
+                        freed.append((seat, await lobby.cash_out(seat)))
                         moved = True
                     elif seat.stack == 0 and self._tournament is not None:
                         await lobby.cash_out(seat)  # busted: out of the tournament
@@ -541,6 +549,12 @@ class Table:
                 await self._runner.publish()
         if moved:
             self._retry.reset()
+        for seat, chips in freed:
+            if seat.user_id is not None:
+                await self._outbox.tell(seat.user_id, tr(
+                    "You sat out {hands} hands, so your seat was freed and your {chips} chips "
+                    "went back to your balance. /join to play again.",
+                    hands=seat.hands_sat_out, chips=chips))
         if (after_hand or moved) and lobby.is_empty() and self._tournament is None:
             # (A tournament closes its own tables: its hook still has busts to place.)
             self._doorbell.close()
@@ -573,6 +587,12 @@ class Table:
             return []
         return [(seat, hand.starting_stacks[position])
                 for position, seat in enumerate(self._current.seats) if seat.stack == 0]
+
+    def _away_too_long(self, seat: Seat) -> bool:
+        """True for a person at a cash table who sat out the hands the settings allow."""
+        limit = self.settings.sit_out_hands
+        return (self._tournament is None and seat.sitting_out and limit > 0
+                and seat.hands_sat_out >= limit)
 
     def _no_cash_request(self) -> None:
         if self._tournament is not None:

@@ -47,6 +47,12 @@ def test_the_embed_shows_board_pot_seats_turn_and_last_action():
     assert "bob: bets 40" in text
 
 
+def test_the_table_shows_the_time_bank_while_it_runs():
+    text = embed_text(table_embed(state(time_bank_deadline=1_800_000_020.0)))
+    assert "<@11> to act, using their time bank: <t:1800000020:R>" in text
+    assert "time runs out" not in text
+
+
 def test_a_seat_line_shows_stack_bet_button_and_what_the_player_is_doing():
     table = state()
     assert seat_line(table.seats[0], table) == "▶ <@11> 🔘 · 1,500"

@@ -14,6 +14,7 @@ from bot.discord_ui.replies import language_of, reply, server_language_of, withi
 from bot.errors import InputError
 from bot.i18n import ENGLISH, Language, Message, languages, tr
 from bot.tables.settings import MAX_SEATS, MIN_SEATS, TableSettings
+from bot.tables.time_bank import REFILL_EVERY_HANDS, REFILL_SECONDS
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
@@ -56,6 +57,8 @@ class AdminCog(commands.Cog, name="Admin"):
         seats=f"Seats per table ({MIN_SEATS}-{MAX_SEATS})",
         max_bots="Most bots at one table (default: all seats but two)",
         turn_timer="Seconds a player has to act",
+        time_bank="Extra seconds once the turn timer runs out, refilled slowly (0: none)",
+        sit_out_hands="Hands a player may sit out before their seat is freed (0: never)",
         bot_delay_min="Shortest pause before a bot acts, in seconds",
         bot_delay_max="Longest pause before a bot acts, in seconds",
         language="What everyone at the tables reads (members' own answers follow their app)",
@@ -76,6 +79,8 @@ class AdminCog(commands.Cog, name="Admin"):
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] | None = None,
         max_bots: app_commands.Range[int, 0, MAX_SEATS - 1] | None = None,
         turn_timer: SECONDS | None = None,
+        time_bank: SECONDS | None = None,
+        sit_out_hands: app_commands.Range[int, 0, 1000] | None = None,
         bot_delay_min: SECONDS | None = None,
         bot_delay_max: SECONDS | None = None,
         language: str | None = None,
@@ -86,7 +91,8 @@ class AdminCog(commands.Cog, name="Admin"):
             "small_blind": small_blind, "big_blind": big_blind,
             "min_buy_in_bb": min_buy_in, "max_buy_in_bb": max_buy_in,
             "default_buy_in_bb": default_buy_in, "max_seats": seats, "max_bots": max_bots,
-            "turn_timeout": turn_timer, "bot_delay_min": bot_delay_min,
+            "turn_timeout": turn_timer, "time_bank": time_bank,
+            "sit_out_hands": sit_out_hands, "bot_delay_min": bot_delay_min,
             "bot_delay_max": bot_delay_max,
             "language": "" if language == FOLLOW_SERVER else language,
             "tournament_creators": tournament_creators,
@@ -158,6 +164,13 @@ def settings_embed(settings: TableSettings, title: Message,
         "{seats} (bots: at most {bots})", seats=settings.max_seats, bots=settings.bot_limit)))
     embed.add_field(name=render(tr("Turn timer")), value=render(tr(
         "{seconds} s", seconds=format(settings.turn_timeout, "g"))))
+    embed.add_field(name=render(tr("Time bank")), value=render(tr(
+        "{seconds} s, {refill} s back every {hands} hands", seconds=format(settings.time_bank, "g"),
+        refill=format(REFILL_SECONDS, "g"), hands=REFILL_EVERY_HANDS)
+        if settings.time_bank else tr("Off")))
+    embed.add_field(name=render(tr("Sitting out")), value=render(tr(
+        "Seat freed after {hands} hands", hands=settings.sit_out_hands)
+        if settings.sit_out_hands else tr("Seat kept")))
     embed.add_field(name=render(tr("Bot delay")), value=render(tr(
         "{low} to {high} s", low=format(settings.bot_delay_min, "g"),
         high=format(settings.bot_delay_max, "g"))))
