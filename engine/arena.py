@@ -7,6 +7,7 @@ over decks (the independent samples), plus how long each strategy takes to decid
 
     python -m engine.arena --players hard,medium --hands 20000 --seed 7
     python -m engine.arena --players hard,medium,medium,easy,easy,calling --hands 6000 --json
+    python -m engine.arena --players expert,benchmarks.opponents:EquilibriumPushFold --stack 10
 
 Bots adapt per seat (see ``engine.strategies.hard``), so each player keeps one strategy
 instance per rotation: within an instance, the same opponent always sits at the same seat.
@@ -310,7 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "\n")[0])
     parser.add_argument("--players", required=True,
                         help="comma-separated strategies in seat order: easy, medium, hard, "
-                             "calling, random or module:Class")
+                             "expert, calling, random or module:Class (outside opponents: "
+                             "benchmarks.opponents:EquilibriumPushFold, TightAggressive, "
+                             "Maniac, CallingStation)")
     parser.add_argument("--hands", type=_whole_number(1, 10**_MAX_DIGITS - 1), default=2000,
                         help="hands to play, rounded up to whole decks (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")

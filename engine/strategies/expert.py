@@ -1,6 +1,8 @@
 """The expert bot: the hard bot's range reading, plus equilibrium short-stack play and
 exploits priced from what each opponent has shown.
 
+- First in deeper than 10 big blinds it raises to 2.5 bb with the opening range for its
+  position and depth solved by ``engine.strategies.open_ranges``.
 - Up to 10 big blinds first in it shoves or folds by the solved charts; from 10 to 25 bb it
   re-shoves over a single raise with the chart's calling range for that depth (the hands that
   happily get it all in), widened to the range a raiser who opens more often than the chart's
@@ -19,8 +21,9 @@ import random
 
 from engine.actions import Action, Street
 from engine.strategies import push_fold, short_stack
-from engine.strategies.hard import HardStrategy
-from engine.strategies.moves import ALL_IN, legal_of
+from engine.strategies.hard import PUSH_FOLD_DEPTH, HardStrategy
+from engine.strategies.moves import ALL_IN, check_or_fold, legal_of
+from engine.strategies.open_ranges import RAISE_TO, open_range
 from engine.strategies.preflop import hand_class, percentile
 from engine.strategies.situation import (
     Position,
@@ -46,6 +49,12 @@ class ExpertStrategy(HardStrategy):
     def _preflop(self, view: PlayerView, rng: random.Random) -> Action:
         seat = view.seat
         assert seat is not None
+        spot = short_stack.first_in(view)
+        if spot is not None and spot.stack > PUSH_FOLD_DEPTH:
+            opening = open_range(spot.stack, spot.behind)
+            if rng.random() < opening[push_fold.class_index(hand_class(view.hole_cards))]:
+                return self._raise_to(view, round(RAISE_TO * view.big_blind))
+            return check_or_fold(legal_of(view))
         if raise_count(view) == 1 and not short_stack.all_in_decision(view):
             raiser = last_aggressor(view, Street.PREFLOP)
             assert raiser is not None

@@ -88,3 +88,15 @@ def test_a_fast_ladder_check_each_level_beats_the_one_below(stronger, weaker):
     (the README's figures come from arena runs dozens of times longer)."""
     result = run_arena(ArenaConfig((stronger, weaker), hands=1000, seed=1))
     assert result.players[0].bb_per_100 > 0
+
+
+def test_expert_opens_first_in_by_the_solved_opening_range_for_its_seat_and_depth():
+    # Under the gun at a 6-max table, 100 bb deep: ace-king raises to 2.5 bb, seven-deuce folds.
+    holes = ["3c 2h", "4h 2s", "Ac Kd", "8s 5h", "Qd 3h", "Th 4c"]
+    strong = hand_after(holes, stacks=[200] * 6, button=5).view(2)
+    rng = random.Random(2)
+    assert {ExpertStrategy().decide(strong, rng) for _ in range(20)} == {
+        Action(ActionKind.RAISE, 5)}
+    holes[2] = "7c 2d"
+    weak = hand_after(holes, stacks=[200] * 6, button=5).view(2)
+    assert kinds(ExpertStrategy(), weak) == {ActionKind.FOLD}
