@@ -229,13 +229,8 @@ def _habits_panel(
             bars.append((language.render(tr("Server")), float(theirs or 0.0),
                          SERVER_BAR_COLOUR))
         for label, percent, colour in bars:
-            share = max(0.0, min(percent, 100.0)) / 100
-            bar_left, bar_right = x + 48, x + width - 44
             draw_text(draw, (x, y), fit_text(label, 12, 44), fill=MUTED_TEXT, size=12)
-            draw.rectangle((bar_left, y + 2, bar_right, y + 12), outline=GRID_COLOUR)
-            if share > 0:
-                draw.rectangle((bar_left, y + 2, bar_left + (bar_right - bar_left) * share,
-                                y + 12), fill=colour)
+            _bar(draw, x + 48, x + width - 44, y, percent / 100, colour)
             draw.text((x + width, y), f"{percent:.0f}%", fill=TEXT_COLOUR, font=small,
                       anchor="ra")
             y += 18
@@ -275,11 +270,16 @@ def _style_panel(
         for value, colour in bars:
             y += 18
             full = AGGRESSION_SCALE if name == "aggression" else 100.0
-            bar_left, bar_right = x, x + width - 70
-            draw.rectangle((bar_left, y + 2, bar_right, y + 12), outline=GRID_COLOUR)
-            share = 0.0 if value is None else max(0.0, min(value / full, 1.0))
-            if share > 0:
-                draw.rectangle((bar_left, y + 2, bar_left + (bar_right - bar_left) * share,
-                                y + 12), fill=colour)
+            _bar(draw, x, x + width - 70, y, 0.0 if value is None else value / full, colour)
             draw_text(draw, (x + width - 20, y), habit_text(name, value), fill=TEXT_COLOUR,
                       size=12, anchor="ra")
+
+
+def _bar(draw: ImageDraw.ImageDraw, left: float, right: float, y: float, share: float,
+         colour: tuple[int, int, int]) -> None:
+    """A bar's outline from ``left`` to ``right`` on the text line at ``y``, filled for
+    ``share`` of it (clamped to 0..1)."""
+    draw.rectangle((left, y + 2, right, y + 12), outline=GRID_COLOUR)
+    share = max(0.0, min(share, 1.0))
+    if share > 0:
+        draw.rectangle((left, y + 2, left + (right - left) * share, y + 12), fill=colour)
