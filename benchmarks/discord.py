@@ -124,7 +124,16 @@ class People:
         self.clicks = Clicks()
         self.hands_finished: list[float] = []
         """When each hand's result first showed (``time.perf_counter()``)."""
+        self.stopped = False
         fake.world.message_listeners.append(self.heard)
+
+    def stop(self) -> None:
+        """End every ``play``. Cancelling alone was not enough: three runs hung for good after
+        their window, the bot idle and never told to stop, waiting for the cancelled players
+        (Python 3.11's ``asyncio.wait_for`` may swallow a cancellation that meets its end)."""
+        self.stopped = True
+        for table in self.tables.values():
+            table.changed.set()
 
     def heard(self, message: StoredMessage) -> None:
         table = self.tables.get(message.channel_id)
@@ -147,7 +156,7 @@ class People:
     async def play(self, table: Table) -> None:
         """Act at ``table`` whenever its message shows one of its people to act."""
         acted: set[tuple[str, str]] = set()
-        while True:
+        while not self.stopped:
             await table.changed.wait()
             table.changed.clear()
             message = table.message
@@ -484,9 +493,11 @@ async def run(tables: int, seconds: float, seed: int, *, images: bool,
                 return await measure(fake, bot, people, seconds, min_hands, min_actions,
                                      images)
             finally:
+                people.stop()
                 for task in playing:
                     task.cancel()
-                await asyncio.gather(*playing, return_exceptions=True)
+                if playing:  # a click in flight ends within the fake's answer timeout
+                    await asyncio.wait(playing, timeout=2 * ANSWER_DEADLINE)
                 await bot.stop()
 
 

@@ -26,8 +26,9 @@ from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import HoldemCommandTree
 from bot.discord_ui.views.amount_form import answer_form
 from bot.discord_ui.views.outdated import OutdatedButton
+from bot.discord_ui.views.pre_actions import BackButton, PreActionButton
 from bot.discord_ui.views.run_it_twice import RunItTwiceButton
-from bot.discord_ui.views.table_controls import MyCardsButton, TurnButton
+from bot.discord_ui.views.table_controls import answer_table_click
 from bot.ledger import Ledger, LedgerError, ShardClaimLost
 from bot.process import PROCESS_TOKEN
 from bot.render import render_cards, render_table, table_image_key
@@ -171,7 +172,7 @@ class HoldemBot(commands.AutoShardedBot):
                 self.ledger.take_table_messages)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(TurnButton, MyCardsButton, RunItTwiceButton, OutdatedButton)
+        self.add_dynamic_items(RunItTwiceButton, PreActionButton, BackButton, OutdatedButton)
         await self.tree.set_translator(CatalogTranslator())
         if self.options.sync_commands:
             await self._sync_commands()
@@ -224,10 +225,13 @@ class HoldemBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction[HoldemBot]) -> None:
         """Every interaction tells the member's language, which the notifier keeps for the
         DMs it sends them later. Forms are answered here, not by kept ``Modal`` objects, so that
-        one opened before a restart is answered too (see ``views.amount_form``)."""
+        one opened before a restart is answered too (see ``views.amount_form``), and so are
+        the table's buttons (see ``views.table_controls``)."""
         self.notifier.remember_language(interaction.user.id, language_of(interaction))
         if interaction.type is discord.InteractionType.modal_submit:
             await answer_form(interaction)
+        else:
+            await answer_table_click(interaction)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A deleted channel's table closes at once: its hand refunded, everyone cashed out."""

@@ -23,7 +23,7 @@ import discord
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
 from bot.discord_ui.table_clicks import Interaction, TableClicks
-from bot.discord_ui.views.table_controls import TableControls
+from bot.discord_ui.views.table_controls import PrebuiltControls, table_components
 from bot.i18n import ENGLISH, Language
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 
@@ -134,7 +134,8 @@ class LiveTableMessage:
         key, image = await self._picture(snapshot, self._shown_image if editing else None)
         embed = table_embed(snapshot.state, snapshot.outcome, with_image=key is not None,
                             language=snapshot.language)
-        view = TableControls(snapshot.state, snapshot.prompt, snapshot.language)
+        view = PrebuiltControls(table_components(snapshot.state, snapshot.prompt,
+                                                 snapshot.language))
         if self.message is not None and editing:
             self._shown_image = None  # unknown until the edit is known to have landed
             if await self._edit(self.message, embed, _files(image), view):
@@ -173,7 +174,7 @@ class LiveTableMessage:
 
     async def _edit(self, message: discord.Message | discord.PartialMessage,
                     embed: discord.Embed, files: Callable[[], Any],
-                    view: TableControls) -> bool:
+                    view: PrebuiltControls) -> bool:
         """Edit the table message in place, the cheapest way that works; ``False`` when it is
         gone. ``files`` makes the attachments afresh for each try (a file is read once), or
         leaves the message's own picture in place."""

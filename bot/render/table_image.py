@@ -23,7 +23,7 @@ import hashlib
 import math
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 from typing import Protocol
 
 import numpy as np
@@ -442,18 +442,7 @@ def _hand_name(seat: int, max_seats: int, cards: int, name: str) -> Piece:
 
 
 def _say(language: Language, message: Text | int) -> str:
-    """``message`` in ``language`` (a number with its digit grouping), remembered when it can
-    be: every picture of a table says the same words and amounts again, and Babel takes some
-    25 µs a number (a third of the time of a picture's pieces)."""
-    try:
-        return _said(language, message)
-    except TypeError:  # a Text with a list among its values: not hashable
-        return language.number(message) if isinstance(message, int) else \
-            language.render(message)
-
-
-@lru_cache(maxsize=4096)
-def _said(language: Language, message: Text | int) -> str:
+    """``message`` in ``language``; a number with its digit grouping."""
     return language.number(message) if isinstance(message, int) else language.render(message)
 
 

@@ -15,7 +15,7 @@ from bot.discord_ui.embeds import hole_cards_text, table_embed
 from bot.discord_ui.notifier import DM_FAILED_NOTICE, DiscordNotifier
 from bot.discord_ui.views.amount_form import AmountForm
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
-from bot.discord_ui.views.table_controls import TableControls
+from bot.discord_ui.views.table_controls import table_components
 from bot.i18n import ENGLISH, Language, language_for, tr
 from bot.i18n.extraction import messages_in_code
 from bot.i18n.poker import action_text, hand_name
@@ -108,7 +108,7 @@ def test_a_waiting_table_and_the_hole_cards_message_in_chinese():
                          ids=["zh_Hans", "zh_Hant"])
 async def test_the_buttons_are_labelled_in_the_channels_language(
         language: Language, fold: str, all_in: str):
-    drawn = buttons(TableControls(state(), facing_a_bet(), language))
+    drawn = buttons(table_components(state(), facing_a_bet(), language))
     assert drawn["fold"] == (fold, False)
     assert drawn["call"] == ("跟注 40", False)
     assert drawn["bet"] == ("加注…", False)

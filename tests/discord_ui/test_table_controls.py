@@ -1,21 +1,28 @@
 """The buttons under the table: stable ids, and only legal actions enabled, with amounts."""
 
+from typing import Any
+
 import pytest
 
-from bot.discord_ui.views.table_controls import MY_CARDS_ID, TableControls
+from bot.discord_ui.views.table_controls import MY_CARDS_ID, table_components
 from bot.tables.notifier import Turn, TurnPrompt
 from engine.actions import LegalActions
 from tests.discord_ui.club import Club, control, start_hand, wait_for_turn_or_end
 from tests.discord_ui.test_embeds import state
 
 
-def buttons(view: TableControls) -> dict[str, tuple[str, bool]]:
+def custom_ids(rows: list[dict[str, Any]]) -> list[str]:
+    return [button["custom_id"] for row in rows for button in row["components"]]
+
+
+def buttons(rows: list[dict[str, Any]]) -> dict[str, tuple[str, bool]]:
     """Each button as (label, disabled), keyed by its action (the id without the turn)."""
     drawn = {}
-    for item in view.children:
-        custom_id = item.item.custom_id  # a dynamic item wraps its button
-        drawn[custom_id if custom_id == MY_CARDS_ID else custom_id.split(":")[1]] = (
-            item.item.label, item.item.disabled)
+    for row in rows:
+        for button in row["components"]:
+            custom_id = button["custom_id"]
+            drawn[custom_id if custom_id == MY_CARDS_ID else custom_id.split(":")[1]] = (
+                button["label"], button["disabled"])
     return drawn
 
 
@@ -27,7 +34,7 @@ def facing_a_bet() -> TurnPrompt:
 
 
 async def test_every_button_names_its_action_and_turn():
-    ids = [item.item.custom_id for item in TableControls(state(), facing_a_bet()).children]
+    ids = custom_ids(table_components(state(), facing_a_bet()))
     assert ids == ["holdem:fold:1:0", "holdem:call:1:0", "holdem:bet:1:0", "holdem:allin:1:0",
                    "holdem:min:1:0", "holdem:half_pot:1:0", "holdem:pot:1:0", MY_CARDS_ID]
 
@@ -37,17 +44,17 @@ async def test_check_and_call_are_different_buttons():
                             call_amount=0, can_bet=True, can_raise=False, min_to=20,
                             max_to=1_500, stack=1_500)
     prompt = TurnPrompt(seat=0, legal=unopened, deadline=0.0, pot_total=60, turn=Turn(1, 2))
-    assert "check" in buttons(TableControls(state(), prompt))
-    assert "call" in buttons(TableControls(state(), facing_a_bet()))
+    assert "check" in buttons(table_components(state(), prompt))
+    assert "call" in buttons(table_components(state(), facing_a_bet()))
 
 
 async def test_without_a_turn_only_my_cards_is_enabled():
-    drawn = buttons(TableControls(state(), None))
+    drawn = buttons(table_components(state(), None))
     assert [action for action, (_, disabled) in drawn.items() if not disabled] == [MY_CARDS_ID]
 
 
 async def test_facing_a_bet_the_buttons_say_call_and_raise_with_amounts():
-    drawn = buttons(TableControls(state(), facing_a_bet()))
+    drawn = buttons(table_components(state(), facing_a_bet()))
     assert drawn["call"] == ("Call 40", False)
     assert drawn["bet"] == ("Raise…", False)
     assert drawn["allin"] == ("All-in 1,500", False)
@@ -61,14 +68,14 @@ async def test_buttons_that_are_not_legal_are_disabled():
     legal = LegalActions(seat=0, can_fold=True, can_check=False, can_call=True, call_amount=500,
                          can_bet=False, can_raise=False, min_to=0, max_to=0, stack=500)
     prompt = TurnPrompt(seat=0, legal=legal, deadline=0.0, pot_total=1_000, turn=Turn(1, 0))
-    drawn = buttons(TableControls(state(), prompt))
+    drawn = buttons(table_components(state(), prompt))
     for action in ("bet", "min", "half_pot", "pot"):
         assert drawn[action][1] is True
     assert drawn["call"] == ("Call 500", False)
 
 
 async def test_my_cards_is_disabled_between_hands():
-    assert buttons(TableControls(state(is_hand_running=False)))[MY_CARDS_ID][1] is True
+    assert buttons(table_components(state(is_hand_running=False)))[MY_CARDS_ID][1] is True
 
 
 @pytest.mark.slow
