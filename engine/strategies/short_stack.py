@@ -26,6 +26,7 @@ from engine.strategies.preflop import hand_class
 from engine.strategies.situation import (
     AGGRESSIVE_KINDS,
     effective_stack,
+    last_aggressor,
     opponents_in_hand,
     street_records,
 )
@@ -75,17 +76,12 @@ def all_in_decision(view: PlayerView) -> bool:
     legal = legal_of(view)
     if not legal.call_amount:
         return False
-    raiser = _last_raiser(view)
+    raiser = last_aggressor(view, Street.PREFLOP)
     if raiser is None:
         return False
     if view.all_in[raiser]:
         return True
     return legal.stack - legal.call_amount < winnable_pot_after_call(view)
-
-
-def _last_raiser(view: PlayerView) -> int | None:
-    raises = [record.seat for record in street_records(view) if record.kind in AGGRESSIVE_KINDS]
-    return raises[-1] if raises else None
 
 
 def winnable_pot_after_call(view: PlayerView) -> int:
@@ -126,7 +122,7 @@ def call_all_in(view: PlayerView, margin: float = 0.0, weights: Floats | None = 
     hand_range = shove_range(view) if weights is None else weights
     if push_fold.calls_all_in(hand_class(view.hole_cards), hand_range, legal.call_amount,
                               winnable_pot_after_call(view), margin):
-        raiser = _last_raiser(view)
+        raiser = last_aggressor(view, Street.PREFLOP)
         if raiser is not None and not view.all_in[raiser] and legal.can_bet_or_raise:
             return ALL_IN
         return CALL
