@@ -13,6 +13,7 @@ import discord
 from bot.discord_ui.embeds import hole_cards_text
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.discord_ui.services import table_services
+from bot.discord_ui.views.pre_actions import my_cards_view
 from bot.i18n import Text, tr
 from bot.tables.errors import NotYourTurn, TableMovedOn
 from bot.tables.notifier import TableState, Turn, TurnPrompt
@@ -84,17 +85,24 @@ def confirmation(action: Action) -> Text:
 
 
 async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> None:
-    """Answer ephemerally with the person's hole cards in this channel's hand."""
+    """Answer ephemerally with the person's hole cards in this channel's hand, with the
+    pre-actions they may choose now and, while they sit out, **I'm back**."""
     bot = table_services(interaction)
     language = language_of(interaction)
-    channel_id = interaction.channel_id or 0
+    channel_id, user_id = interaction.channel_id or 0, interaction.user.id
     state = bot.tables.state(channel_id)
-    cards = bot.tables.hole_cards(channel_id, interaction.user.id)
+    cards = bot.tables.hole_cards(channel_id, user_id)
+    seat = state.seat_of(user_id) if state is not None else None
+    away = channel_id if seat is not None and seat.sitting_out else None
     if state is None or not cards:
-        await reply(interaction, language.render(
-            tr("You have no cards in a hand at this table right now.")))
+        text = tr("You are sitting out: press **I'm back** to play from the next hand.") \
+            if away is not None else tr("You have no cards in a hand at this table right now.")
+        await reply(interaction, language.render(text),
+                    view=my_cards_view(None, away, language))
         return
     image = await bot.notifier.cards_image(cards)
     lines = [hole_cards_text(state, cards, language),
-             *bot.notifier.take_notices(interaction.user.id, language)]
-    await reply(interaction, "\n".join(lines), file=image)
+             *bot.notifier.take_notices(user_id, language)]
+    choices = bot.tables.pre_action_choices(channel_id, user_id)
+    await reply(interaction, "\n".join(lines), file=image,
+                view=my_cards_view(choices, away, language))

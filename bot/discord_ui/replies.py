@@ -74,8 +74,10 @@ async def reply(
     file: discord.File | None = None,
     files: Sequence[discord.File] = (),
     language: Language | None = None,
+    view: discord.ui.View | None = None,
 ) -> None:
-    """Send ``content`` (with an optional ``embed`` and ``file`` or ``files``) as the response.
+    """Send ``content`` (with an optional ``embed``, ``file`` or ``files`` and buttons in
+    ``view``) as the response.
 
     ``content`` is rendered in ``language``, by default the member's own (``language_of``);
     a ``str`` is sent as it is. After a "thinking" deferral the answer replaces the thinking
@@ -85,16 +87,19 @@ async def reply(
     text = None if content is None else (language or language_of(interaction)).render(content)
     embeds = [] if embed is None else [embed]
     files = [*files] if file is None else [file, *files]
+    buttons = discord.utils.MISSING if view is None else view
     response = interaction.response
     if not response.is_done():
-        await response.send_message(text, ephemeral=ephemeral, embeds=embeds, files=files)
+        await response.send_message(text, ephemeral=ephemeral, embeds=embeds, files=files,
+                                    view=buttons)
     elif (response.type is discord.InteractionResponseType.deferred_channel_message
           and not interaction.extras.get(_THINKING_REPLACED)):
         interaction.extras[_THINKING_REPLACED] = True
         await interaction.edit_original_response(content=text, embeds=embeds,
-                                                 attachments=files)
+                                                 attachments=files, view=buttons)
     else:
         await interaction.followup.send(
             discord.utils.MISSING if text is None else text,
             ephemeral=ephemeral, embeds=embeds, files=files,
+            view=buttons,
         )

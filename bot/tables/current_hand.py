@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from bot.i18n import Text, tr
 from bot.i18n.poker import action_text, why_illegal
 from bot.tables.errors import IllegalAction, NotYourTurn
+from bot.tables.pre_actions import PreAction, PreActionChoices
 from bot.tables.seats import Seat
 from engine.actions import Action
 from engine.cards import Card
@@ -37,6 +38,7 @@ class CurrentHand:
         "last_id",
         "number",
         "positions",
+        "pre_actions",
         "running",
         "seats",
         "started_at",
@@ -75,6 +77,8 @@ class CurrentHand:
         """The last action, as shown to everyone (``"Ann: raise 60"``)."""
         self.actions_taken = 0
         """Incremented by every action and run-it-twice choice."""
+        self.pre_actions: dict[int, PreAction] = {}
+        """Table seat index -> the pre-action its person chose for their next turn."""
 
     def begin(self, hand: Hand, seats: list[Seat], hand_id: int, button_position: int) -> None:
         """A new hand was dealt to ``seats`` and recorded in the ledger as ``hand_id``."""
@@ -85,6 +89,7 @@ class CurrentHand:
         self.button = seats[button_position].index
         self.started_at = datetime.now(UTC)
         self.last_action = None
+        self.pre_actions = {}
 
     def next_button(self, dealt: list[Seat]) -> int:
         """The position (in ``dealt``) of the next button: the first seat clockwise after the
@@ -116,6 +121,31 @@ class CurrentHand:
         if position is None or not self.running or self.hand is None:
             return None
         return self.hand.hole_cards(position)
+
+    def pre_action_choices(self, seat: Seat) -> PreActionChoices | None:
+        """What ``seat``'s person may choose ahead of their turn now: ``None`` unless they
+        are dealt into the running hand, still in it with chips behind, and not to act."""
+        position = self.position_of(seat)
+        hand = self.hand
+        if (position is None or hand is None or not self.running or hand.is_over
+                or hand.to_act == position or hand.folded[position]
+                or hand.stacks[position] == 0 or self.hand_id is None):
+            return None
+        chosen = self.pre_actions.get(seat.index)
+        if chosen is not None and chosen.street is not hand.street:
+            chosen = None
+        to_call = min(hand.current_bet - hand.bets[position], hand.stacks[position])
+        return PreActionChoices(self.hand_id, hand.street, to_call, chosen)
+
+    def take_pre_action(self, seat: Seat) -> PreAction | None:
+        """Hand out (and forget) ``seat``'s pre-action at its turn, if it was chosen on this
+        street of this hand."""
+        chosen = self.pre_actions.pop(seat.index, None)
+        hand = self.hand
+        if chosen is None or hand is None or chosen.hand != self.hand_id \
+                or chosen.street is not hand.street:
+            return None
+        return chosen
 
     def seat_to_act(self) -> Seat:
         """The seat whose turn it is; ``RuntimeError`` when nobody is to act."""

@@ -82,6 +82,24 @@ class NotYourTurn(TableError):
         super().__init__(tr("It is not your turn."))
 
 
+class NoPreActionNow(TableError):
+    """A pre-action asked for by someone who has no turn coming in the running hand, or whose
+    turn it is already."""
+
+    def __init__(self, your_turn: bool) -> None:
+        super().__init__(
+            tr("It is your turn now: act with the buttons under the table.") if your_turn
+            else tr("You can choose ahead only while you are in a hand and not yet to act."))
+
+
+class PreActionOutdated(TableError):
+    """A pre-action button shown before the street, the hand or the amount owed changed."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("The hand has moved on since those choices were shown; press "
+                            "**My cards** again for the current ones."))
+
+
 class IllegalAction(TableError):
     """The engine refused the action; the message says what is allowed."""
 

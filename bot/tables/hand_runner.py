@@ -243,6 +243,8 @@ class HandRunner:
             async with self._lock:
                 self.apply(seat, _default_action(hand))
             return
+        if await self._pre_acted(seat, user_id):
+            return
         loop = asyncio.get_running_loop()
         timeout = self._lobby.settings.turn_timeout
         turn = current.actions_taken
@@ -265,6 +267,23 @@ class HandRunner:
             current.awaiting = current.deadline = current.time_bank_until = None
         if timed_out:
             await self._tell_timeout(seat, user_id)
+
+    async def _pre_acted(self, seat: Seat, user_id: int) -> bool:
+        """Apply the pre-action ``seat``'s person chose for this turn, if it still holds
+        (True); one that no longer does is cleared and they are told."""
+        pre = self._current.take_pre_action(seat)
+        if pre is None:
+            return False
+        action = pre.action_now(self._current.require().legal_actions())
+        if action is None:
+            await self._outbox.tell(user_id, tr(
+                "Your pre-action “{choice}” was cleared: someone bet or raised since you "
+                "chose it. It is your turn.", choice=pre.label))
+            return False
+        async with self._lock:
+            self.apply(seat, action)
+            seat.timeouts_in_a_row = 0
+        return True
 
     async def _acted_by(self, turn: int, ends_at: float) -> bool:
         """Wait until the turn numbered ``turn`` is taken or the loop time ``ends_at``;

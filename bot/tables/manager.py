@@ -22,6 +22,7 @@ from bot.tables.ledger_guard import GuardedLedger
 from bot.tables.ledger_port import TableLedger, TournamentLedger
 from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.pacing import StepPacer
+from bot.tables.pre_actions import PreAction, PreActionChoices
 from bot.tables.settings import TableSettings
 from bot.tables.table import Table, TournamentHooks
 from bot.tables.tournaments import TournamentManager
@@ -207,6 +208,16 @@ class TableManager:
         and ``IllegalAction`` when the engine refuses it. ``turn`` (from a button or form)
         must be the open turn, else ``TableMovedOn``: a double click applies once."""
         await self._table(channel_id).act(user_id, action, turn)
+
+    async def pre_act(self, channel_id: int, user_id: int, choice: PreAction) -> PreAction | None:
+        """Choose a pre-action for the person's coming turn (``Table.pre_act``); the same
+        choice again clears it. Returns their pre-action now."""
+        return await self._table(channel_id).pre_act(user_id, choice)
+
+    def pre_action_choices(self, channel_id: int, user_id: int) -> PreActionChoices | None:
+        """What the person may choose ahead of their turn at the channel's table now."""
+        table = self._tables.get(channel_id)
+        return table.pre_action_choices(user_id) if table is not None else None
 
     async def answer_run_it_twice(
         self, channel_id: int, user_id: int, agree: bool, hand: int | None = None

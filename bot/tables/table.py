@@ -42,8 +42,10 @@ from bot.tables.doorbell import Doorbell, TableClosing
 from bot.tables.errors import (
     MovedToAnotherTable,
     NoLeavingTournament,
+    NoPreActionNow,
     NotEnoughPlayers,
     NotYourTurn,
+    PreActionOutdated,
     TableClosed,
     TableMovedOn,
     TournamentTableRefusal,
@@ -55,6 +57,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.notifier import Notifier, TableState, Turn
 from bot.tables.outbox import Outbox
 from bot.tables.pacing import StepPacer, TurnBudget
+from bot.tables.pre_actions import PreAction, PreActionChoices
 from bot.tables.run_it_twice import RunItTwiceQuestion
 from bot.tables.seats import PlayerKey, Seat
 from bot.tables.settings import TableSettings
@@ -414,6 +417,32 @@ class Table:
             self._runner.apply(seat, action)
             seat.timeouts_in_a_row = 0
 
+    async def pre_act(self, user_id: int, choice: PreAction) -> PreAction | None:
+        """Choose ``choice`` for the person's coming turn on this street, or clear it when it
+        is their choice already (a second press); returns their pre-action now.
+
+        Raises ``NotSeated``; ``PreActionOutdated`` when ``choice`` (as a button showed it)
+        is not among the choices offered now (another hand or street, another amount owed);
+        ``NoPreActionNow`` when they have no turn coming, or it is their turn.
+        """
+        async with self._lock:
+            seat = self._lobby.require_seat(user_id)
+            current = self._current
+            if choice.hand != current.hand_id:
+                raise PreActionOutdated()
+            choices = current.pre_action_choices(seat)
+            if choices is None:
+                hand, position = current.hand, current.position_of(seat)
+                raise NoPreActionNow(your_turn=hand is not None and position is not None
+                                     and hand.to_act == position)
+            if choice not in choices.offered:
+                raise PreActionOutdated()
+            if choices.chosen == choice:
+                del current.pre_actions[seat.index]
+                return None
+            current.pre_actions[seat.index] = choice
+            return choice
+
     async def answer_run_it_twice(self, user_id: int, agree: bool,
                                   hand: int | None = None) -> None:
         """Record a person's run-it-twice answer; with ``hand`` (the ledger's id of the hand the
@@ -429,6 +458,12 @@ class Table:
         """A person's cards in the running hand, or ``None``."""
         seat = self._lobby.seat_of(user_id)
         return None if seat is None else self._current.hole_cards(seat)
+
+    def pre_action_choices(self, user_id: int) -> PreActionChoices | None:
+        """What the person may choose ahead of their turn now, or ``None`` when they cannot
+        (not seated or dealt in, out of the hand, all-in, or to act)."""
+        seat = self._lobby.seat_of(user_id)
+        return None if seat is None else self._current.pre_action_choices(seat)
 
     def state(self) -> TableState:
         """The public state of the table now (hole cards only as shown at showdown)."""

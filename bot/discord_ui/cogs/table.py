@@ -13,6 +13,7 @@ from bot.amounts import check_amount
 from bot.discord_ui.permissions import TABLE_PERMISSIONS
 from bot.discord_ui.player_actions import show_my_cards
 from bot.discord_ui.replies import reply, within_deadline
+from bot.discord_ui.views.pre_actions import SITTING_IN
 from bot.errors import HoldemError, InputError
 from bot.i18n import Text, tr, tr_c
 from bot.tables.errors import NoTableHere
@@ -118,7 +119,7 @@ class TableCog(commands.Cog, name="Table"):
     async def sitin(self, interaction: discord.Interaction[HoldemBot]) -> None:
         _, channel_id, user = _where(interaction)
         await self.bot.tables.sit_in(channel_id, user.id)
-        await reply(interaction, tr("You are back in from the next hand."))
+        await reply(interaction, SITTING_IN)
 
     @app_commands.command(description="Add chips from your balance to your stack.")
     @app_commands.describe(amount="Chips to add (up to the table's maximum buy-in)")

@@ -13,6 +13,7 @@ from typing import Any, Self
 import discord
 
 from bot.discord_ui.replies import reply
+from bot.discord_ui.views.pre_actions import BACK_BUTTON, PRE_ACTION_BUTTON
 from bot.discord_ui.views.pressable import Pressable
 from bot.discord_ui.views.run_it_twice import RUN_TWICE_BUTTON
 from bot.discord_ui.views.table_controls import MY_CARDS_ID, TURN_BUTTON
@@ -26,7 +27,8 @@ def _unnamed(template: str) -> str:
 
 
 OUTDATED_BUTTON = (r"(?!(?:" + "|".join(_unnamed(known) for known in
-                                       (TURN_BUTTON, re.escape(MY_CARDS_ID), RUN_TWICE_BUTTON))
+                                       (TURN_BUTTON, re.escape(MY_CARDS_ID), RUN_TWICE_BUTTON,
+                                        PRE_ACTION_BUTTON, BACK_BUTTON))
                    + r")$)holdem:.*")
 """Every ``holdem:`` id that no current button matches (discord.py runs every template that
 matches a click, so this one must leave the current ids alone)."""
