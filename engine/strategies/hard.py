@@ -57,6 +57,11 @@ PUSH_FOLD_DEPTH = 10
 """First in with at most this many big blinds it shoves or folds by the solved charts:
 HoldemResources advises push/fold up to about 10 bb; deeper it opens small and calls a
 re-shove by pot odds (measured against the equilibrium player: see README)."""
+RERAISER_RATE = 0.5
+"""A seat that re-raises more than half its chances is raising regardless of its cards (no
+equilibrium re-raises that often: the widest calling range in the solved charts, the hands
+worth getting all-in with at 10 bb, is 37 %), so a re-raise of theirs is met by getting all
+the chips in when the hand's equity against their re-raising share of hands pays."""
 COMMIT_SHARE = 0.4
 """A bet that would put in this share of the stack goes all-in instead."""
 
@@ -93,6 +98,12 @@ class HardStrategy:
             return short_stack.shove_or_fold(view, spot, rng)
         if short_stack.all_in_decision(view):
             return short_stack.call_all_in(view, weights=self._shover_range(view))
+        if raise_count(view) >= 2:
+            reraiser = last_aggressor(view, Street.PREFLOP)
+            assert reraiser is not None
+            rate = self.model.notes(reraiser).three_bet_rate
+            if rate > RERAISER_RATE:
+                return short_stack.call_all_in(view, weights=push_fold.top_range(rate))
         strength = percentile(hand_class(view.hole_cards))
         position = position_of(view, seat)
         raises = raise_count(view)

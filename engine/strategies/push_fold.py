@@ -188,8 +188,8 @@ def equity_against(hand: HandClass, weights: Floats) -> float:
 def calls_all_in(hand: HandClass, weights: Floats, call_amount: int, pot_after_call: int,
                  margin: float = 0.0) -> bool:
     """Whether calling an all-in pays: equity against the shove's range ``weights`` reaches
-    the price, ``call_amount / pot_after_call`` (the pot counting every chip already in), plus
-    ``margin``.
+    the price, ``call_amount / pot_after_call`` (the pot counting every chip already in that
+    the call can win), plus ``margin``.
 
     >>> from engine.cards import parse_cards
     >>> from engine.strategies.preflop import hand_class

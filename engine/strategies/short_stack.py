@@ -81,18 +81,27 @@ def all_in_decision(view: PlayerView) -> bool:
         return False
     if view.all_in[raiser]:
         return True
-    return legal.stack - legal.call_amount < winnable_pot_after_call(view)
+    return legal.stack - legal.call_amount < view.pot + legal.call_amount
 
 
-def winnable_pot_after_call(view: PlayerView) -> int:
-    """The pot once the viewer calls, less what others bet beyond the viewer's whole stack
-    (chips it can never win). Raises ``ValueError`` for a spectator's view."""
-    if view.seat is None:
-        raise ValueError("a spectator cannot call")
+def all_in_price(view: PlayerView) -> tuple[int, int]:
+    """What getting all the chips in against the last preflop raiser costs the viewer, and the
+    pot it would then play for: each side's bet is capped at the smaller of the two stacks
+    (chips beyond it can never be won), and other players' bets count up to the same cap.
+
+    When the raiser is all-in for less than the viewer holds this is the call; when the
+    raise leaves chips behind it is the shove that puts them in. Raises ``ValueError`` when
+    nobody has raised or for a spectator's view.
+    """
+    raiser = last_aggressor(view, Street.PREFLOP)
+    if raiser is None or view.seat is None:
+        raise ValueError("no raise to price")
     legal = legal_of(view)
-    reach = view.bets[view.seat] + legal.stack
-    excess = sum(max(0, bet - reach) for bet in view.bets)
-    return view.pot + legal.call_amount - excess
+    own = view.bets[view.seat]
+    cap = min(own + legal.stack, view.bets[raiser] + view.stacks[raiser])
+    others = sum(min(bet, cap) for seat, bet in enumerate(view.bets)
+                 if seat not in (view.seat, raiser))
+    return cap - own, view.pot - sum(view.bets) + others + 2 * cap
 
 
 def shove_range(view: PlayerView) -> Floats:
@@ -114,14 +123,14 @@ def shove_range(view: PlayerView) -> Floats:
 
 
 def call_all_in(view: PlayerView, margin: float = 0.0, weights: Floats | None = None) -> Action:
-    """Call (all-in, when calling would leave too little to play) if the hand's equity against
-    the raise's range (``weights``, by default ``shove_range``) reaches the price plus
-    ``margin``; otherwise fold."""
+    """Get all the chips in (call an all-in, or shove over a raise that leaves chips behind)
+    if the hand's equity against the raise's range (``weights``, by default ``shove_range``)
+    reaches ``all_in_price`` plus ``margin``; otherwise fold."""
     legal = legal_of(view)
     assert view.seat is not None
     hand_range = shove_range(view) if weights is None else weights
-    if push_fold.calls_all_in(hand_class(view.hole_cards), hand_range, legal.call_amount,
-                              winnable_pot_after_call(view), margin):
+    risk, pot = all_in_price(view)
+    if push_fold.calls_all_in(hand_class(view.hole_cards), hand_range, risk, pot, margin):
         raiser = last_aggressor(view, Street.PREFLOP)
         if raiser is not None and not view.all_in[raiser] and legal.can_bet_or_raise:
             return ALL_IN

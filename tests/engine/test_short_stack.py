@@ -89,10 +89,17 @@ def test_a_reshove_represents_the_calling_range_and_a_first_shove_the_shoving_ra
         range_share(push_fold.call_range(20, 1)))
 
 
-def test_the_pot_a_call_can_win_leaves_out_chips_beyond_the_callers_stack():
-    # The big blind has 10 chips and faces a 100-chip shove: it can win 10 + 10, not 110.
+def test_the_all_in_price_leaves_out_chips_beyond_the_smaller_stack():
+    # The big blind has 10 chips and faces a 100-chip shove: it risks 8 more to win 10 + 10.
     view = spot(["As Ad", "Kc Kd"], stacks=[100, 10], actions=["allin"])
-    assert short_stack.winnable_pot_after_call(view) == 20
+    assert short_stack.all_in_price(view) == (8, 20)
+
+
+def test_the_all_in_price_over_a_raise_that_leaves_chips_behind_is_the_whole_stack():
+    # 20 bb each: after opening to 5 and facing a re-raise to 30, shoving risks 35 more for a
+    # pot of 80 (the re-raiser calls its last 10), not the 25 a call would cost.
+    view = spot(["As Jd", "Kc Kd"], stacks=[40, 40], actions=["raise 5", "raise 30"])
+    assert short_stack.all_in_price(view) == (35, 80)
 
 
 def test_a_call_that_leaves_less_than_the_pot_behind_is_an_all_in_decision():
@@ -124,3 +131,21 @@ def test_hard_widens_a_first_shoves_range_for_a_raiser_seen_raising_often_not_a_
     again = spot(["As Jd", "Kc Kd"], stacks=[40, 40], actions=["raise 5", "allin"])
     assert range_share(bot._shover_range(again)) == pytest.approx(
         range_share(push_fold.call_range(20, 1)))
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_reraise_from_a_seat_that_reraises_most_chances_is_met_all_in_when_equity_pays(level):
+    # 100 bb: the small blind opened to 2.5 bb and faces a re-raise to 10 bb from a player
+    # seen re-raising 48 of 50 chances; ace-nine has well over the 49 % that getting all
+    # 200 chips in needs against nearly any two cards.
+    view = spot(["Ad 9c", "7h 3s"], stacks=[200, 200], actions=["raise 5", "raise 20"])
+    maniac = make_strategy(level)
+    maniac.model.notes(1).three_bet_chances = 50
+    maniac.model.notes(1).three_bets = 48
+    assert kinds_of(maniac, view) == {ActionKind.ALL_IN}
+    assert kinds(level, view) == {ActionKind.FOLD}  # a typical re-raiser's range is tighter
+
+
+def kinds_of(bot, view, tries: int = 20) -> set[ActionKind]:
+    rng = random.Random(4)
+    return {bot.decide(view, rng).kind for _ in range(tries)}
