@@ -947,6 +947,24 @@ class Ledger:
             user_id, channel_id,
         ))  # fmt: skip
 
+    # ----------------------------------------------------------------- turn pings
+
+    async def turn_ping_users(self) -> set[int]:
+        """The people who asked to be pinged when it is their turn (``/notify on``)."""
+        found = await self._db.read(lambda: rows("SELECT user_id FROM turn_pings"))
+        return {int(row[0]) for row in found}
+
+    async def save_turn_ping(self, user_id: int, wanted: bool) -> None:
+        """Keep (or, when not ``wanted``, forget) a person's wish for turn pings."""
+        check_id(user_id, "user")
+        if wanted:
+            await self._db.write(lambda: command(
+                "INSERT INTO turn_pings (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING",
+                user_id))
+        else:
+            await self._db.write(lambda: command(
+                "DELETE FROM turn_pings WHERE user_id = ?", user_id))
+
     # ----------------------------------------------------------------- command copies
 
     async def command_guilds(self) -> list[int]:

@@ -70,7 +70,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
     "guild_settings", "table_messages", "shard_claims", "tournaments", "tournament_entries",
-    "dm_channels", "command_guilds",
+    "dm_channels", "command_guilds", "turn_pings",
 }  # fmt: skip
 
 
@@ -95,8 +95,9 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "008_command_guilds.sql",
         "009_tournament_hands.sql",
         "010_hand_habits.sql",
+        "011_turn_pings.sql",
     ]
-    assert [version for version, _ in migration_files(shipped)] == list(range(1, 11))
+    assert [version for version, _ in migration_files(shipped)] == list(range(1, 12))
 
 
 async def test_a_fresh_ledger_has_every_table(tmp_path: Path) -> None:
@@ -806,6 +807,19 @@ async def test_dm_channels_are_kept_per_person_and_a_newer_one_replaces_the_olde
     with pytest.raises(InvalidRequest):
         await ledger.save_dm_channel(7, "x")  # type: ignore[arg-type]
     assert await ledger.dm_channel(7) == 3
+
+
+async def test_turn_pings_are_kept_per_person_until_turned_off(ledger: Ledger) -> None:
+    assert await ledger.turn_ping_users() == set()
+    await ledger.save_turn_ping(7, True)
+    await ledger.save_turn_ping(7, True)  # asked twice: kept once
+    await ledger.save_turn_ping(1_100_000_000_000_000_001, True)
+    assert await ledger.turn_ping_users() == {7, 1_100_000_000_000_000_001}
+    await ledger.save_turn_ping(7, False)
+    await ledger.save_turn_ping(8, False)  # never asked: nothing to forget
+    assert await ledger.turn_ping_users() == {1_100_000_000_000_000_001}
+    with pytest.raises(InvalidRequest):
+        await ledger.save_turn_ping("x", True)  # type: ignore[arg-type]
 
 
 async def test_the_servers_holding_command_copies_are_replaced_as_a_whole(ledger: Ledger) -> None:
