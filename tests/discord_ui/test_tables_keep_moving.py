@@ -11,7 +11,8 @@ import pytest
 
 from bot.discord_ui.app import HoldemBot
 from bot.tables.settings import TableSettings
-from tests.discord_ui.club import Club, start_hand
+from tests.discord_ui.club import Club, start_hand, wait_for_turn_or_end
+from tests.fake_discord import CallKind, RestCall
 
 pytestmark = pytest.mark.slow
 
@@ -61,7 +62,7 @@ async def test_a_person_who_never_acts_uses_the_bank_sits_out_and_comes_back(clu
         await fake.wait_until(lambda: seat_of(bot, club, alice).sitting_out, timeout=30)
         await fake.wait_until(lambda: any("sitting out" in m.content for m in fake.dms(alice)))
         await bot.notifier.flush()
-        assert re.search(rf"<@{alice}> · [0-9,]+ · sitting out", club.channel_text())
+        assert re.search(rf"<@{alice}>[^\n]* · sitting out", club.channel_text())
         dealt = bot.tables.state(club.channel).hands_dealt
         # Three whole hands within the minute: nobody waits for her any more.
         await fake.wait_until(lambda: bot.tables.state(club.channel).hands_dealt >= dealt + 4,
@@ -151,3 +152,71 @@ async def test_a_pre_action_on_ones_own_turn_is_refused_in_the_members_language(
     answer = await fake.click(other, message, check)
     assert answer.ephemeral and sentence in answer.all_text(), answer.all_text()
     assert bot.tables.state(club.channel) == before
+
+
+def pings_to(club: Club, user: int) -> list[RestCall]:
+    """The turn pings sent so far to ``user``, by DM or in the channel."""
+    dm = next((channel.id for channel in club.fake.world.channels.values()
+               if channel.recipient_id == user), None)
+
+    def to_them(call: RestCall) -> bool:
+        if call.kind is CallKind.DM_MESSAGE_CREATE:
+            return call.channel_id == dm
+        return call.kind is CallKind.CHANNEL_MESSAGE_CREATE and f"<@{user}>" in call.json["content"]
+
+    return [call for call in club.fake.calls
+            if isinstance(call.json, dict) and "it is your turn" in str(call.json.get("content"))
+            and call.status < 400 and to_them(call)]
+
+
+async def act_when_asked(club: Club, bot: HoldemBot, user: int) -> None:
+    await club.fake.wait_until(lambda: (bot.notifier.turn(club.channel) or (0,))[0] == user)
+    _, prompt = bot.notifier.turn(club.channel) or (None, None)
+    assert prompt is not None
+    await club.fake.slash(user, club.channel, "check" if prompt.legal.can_check else "call")
+
+
+async def test_notify_on_pings_once_per_turn_by_dm_and_never_within_the_grace(club: Club):
+    bot, first, other = await heads_up(club)
+    pings, fake = bot.notifier.turn_pings, club.fake
+    answer = await fake.slash(other, club.channel, "notify", ping="on")
+    assert answer.ephemeral and "Turn pings on" in answer.content
+    assert other in await bot.ledger.turn_ping_users()
+    pings.after = 0.2
+    await act_when_asked(club, bot, first)  # the button calls; the big blind's turn opens
+    await fake.wait_until(lambda: len(pings_to(club, other)) == 1)
+    opened = fake.count(CallKind.DM_CHANNEL_OPEN)
+    (ping,) = pings_to(club, other)
+    assert ping.global_limited and ping.kind is CallKind.DM_MESSAGE_CREATE  # one call
+    assert f"<#{club.channel}>: it is your turn" in ping.json["content"]
+    await act_when_asked(club, bot, other)  # checks: the flop
+
+    pings.after = 600.0  # from now on nobody waits long enough for a ping
+    assert await wait_for_turn_or_end(club, bot) == other  # the flop: the big blind first
+    assert pings.waiting(club.channel)
+    await act_when_asked(club, bot, other)  # within the grace
+    await fake.wait_until(lambda: not pings.waiting(club.channel))  # no ping for that turn
+    assert len(pings_to(club, other)) == 1 and pings_to(club, first) == []
+    assert fake.count(CallKind.DM_CHANNEL_OPEN) == opened
+
+    answer = await fake.slash(other, club.channel, "notify", ping="off")
+    assert answer.content == "Turn pings off." and other not in pings.wanted
+    assert other not in await bot.ledger.turn_ping_users()
+
+
+async def test_with_dms_closed_the_ping_is_a_mention_deleted_once_they_act(club: Club):
+    club.fake.world.users[club.alice].dms_open = False
+    club.fake.world.users[club.bob].dms_open = False
+    bot, first, other = await heads_up(club)
+    pings, fake = bot.notifier.turn_pings, club.fake
+    await fake.slash(other, club.channel, "notify", ping="on")
+    pings.after = 0.2
+    await act_when_asked(club, bot, first)
+    await fake.wait_until(lambda: len(pings_to(club, other)) == 1)
+    (ping,) = pings_to(club, other)
+    assert ping.kind is CallKind.CHANNEL_MESSAGE_CREATE
+    assert [int(user) for user in ping.json["allowed_mentions"]["users"]] == [other]
+    await act_when_asked(club, bot, other)
+    await fake.wait_until(lambda: fake.count(CallKind.CHANNEL_MESSAGE_DELETE) == 1)
+    assert not any("it is your turn" in message.content
+                   for message in fake.channel_messages(club.channel))
