@@ -162,6 +162,7 @@ class HoldemBot(commands.AutoShardedBot):
             shards=self.settings.shards,
         )
         self.notifier.use_guild_settings(self.tables.guild_settings)
+        self.notifier.turn_pings.wanted = await self.ledger.turn_ping_users()
         report = await self.tables.start()
         messages = await self.ledger.take_table_messages(report.tables_closed)
         for channel_id in report.tables_closed:

@@ -7,7 +7,8 @@ Discord does not answer in time) they are told once, ephemerally, on their next 
 and use the My cards button instead. A person's DM channel is opened once and kept in a
 ``DmChannelBook`` (the ledger), so that a restart does not open it again: each opening is a
 request against the bot token's global rate limit. Private notes for one person that cannot
-go by DM wait for that person's next interaction the same way (``take_notices``).
+go by DM wait for that person's next interaction the same way (``take_notices``). People who
+asked for them get a ping when their turn waits for them (``turn_pings``).
 
 Languages: the table message, the run-it-twice question and the restart notice are in the
 channel's language (the table's language setting, else the server's Discord language); DMs
@@ -42,6 +43,7 @@ from bot.discord_ui.tournament_embeds import (
     results_embed,
     status_embed,
 )
+from bot.discord_ui.turn_pings import TurnPings
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.i18n import ENGLISH, Language, Message, language_for, languages, tr
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
@@ -165,6 +167,10 @@ class DiscordNotifier:
         self._tournament_tables: set[int] = set()
         self._standings_posts: set[asyncio.Task[None]] = set()
         self._guild_settings: GuildSettings | None = None
+        self.turn_pings = TurnPings(client, send_dm=self._send_ping,
+                                    dms_closed=self._noticed_once.__contains__,
+                                    language=self.person_language)
+        """The turn pings of people who asked for them (``/notify``)."""
 
     def use_guild_settings(self, guild_settings: GuildSettings) -> None:
         """Where the server's table settings come from (``TableManager.guild_settings``):
@@ -179,11 +185,13 @@ class DiscordNotifier:
         turn = self._turns.get(channel_id)
         if turn is not None and not _prompt_fits(turn[1], state):
             del self._turns[channel_id]
+            self.turn_pings.turn_closed(channel_id)
         self._show(channel_id)
 
     async def your_turn(self, state: TableState, user_id: int, prompt: TurnPrompt) -> None:
         self._states[state.channel_id] = state
         self._turns[state.channel_id] = (user_id, prompt)
+        self.turn_pings.turn_opened(state.channel_id, user_id, prompt)
         self._show(state.channel_id)
 
     async def hand_finished(self, state: TableState, outcome: HandOutcome) -> None:
@@ -191,6 +199,7 @@ class DiscordNotifier:
         self._states[channel_id] = state
         self._outcomes[channel_id] = outcome
         self._turns.pop(channel_id, None)
+        self.turn_pings.turn_closed(channel_id)
         self._show(channel_id, keep=True)
         for question in self._run_twice_questions.pop(channel_id, []):
             try:
@@ -386,6 +395,7 @@ class DiscordNotifier:
         live = self._live.pop(channel_id, None)
         for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
             store.pop(channel_id, None)
+        self.turn_pings.turn_closed(channel_id)
         self._tournament_tables.discard(channel_id)
         if live is not None:
             try:
@@ -452,6 +462,7 @@ class DiscordNotifier:
             board.coalescer.cancel()
         for post in list(self._standings_posts):
             post.cancel()
+        self.turn_pings.close()
         notices = [self._announce_restart(
             channel_id, live.message.id, live.language,
             notice=(TOURNAMENT_RESTART_NOTICE if channel_id in self._tournament_tables
@@ -595,6 +606,10 @@ class DiscordNotifier:
             log.info("DM to user %s failed: %r", user_id, error)
         waiting = self._notices.pop(user_id, [])
         _remember(self._notices, user_id, [*waiting, notice][-MAX_NOTICES_PER_PERSON:])
+
+    async def _send_ping(self, user_id: int, text: str) -> None:
+        """A turn ping by DM, within the DMs' deadline (``TimeoutError`` past it)."""
+        await asyncio.wait_for(self._send_dm(user_id, text, None), self._dm_deadline)
 
     async def _send_dm(self, user_id: int, text: str, image: bytes | None) -> None:
         """Send a DM; the DM channel is opened once per person (discord.py remembers only

@@ -121,6 +121,25 @@ class TableCog(commands.Cog, name="Table"):
         await self.bot.tables.sit_in(channel_id, user.id)
         await reply(interaction, SITTING_IN)
 
+    @app_commands.command(description="A ping when your turn has waited a few seconds for you.")
+    @app_commands.describe(ping="On: a DM (or a mention, with DMs closed); off: none")
+    @app_commands.choices(ping=[app_commands.Choice(name="On", value="on"),
+                                app_commands.Choice(name="Off", value="off")])
+    async def notify(self, interaction: discord.Interaction[HoldemBot], ping: str) -> None:
+        wanted = ping == "on"
+        user_id = interaction.user.id
+        await within_deadline(interaction, self.bot.ledger.save_turn_ping(user_id, wanted))
+        pings = self.bot.notifier.turn_pings
+        if wanted:
+            pings.wanted.add(user_id)
+            await reply(interaction, tr(
+                "Turn pings on: when your turn has waited {seconds} s for you, I send you a DM "
+                "(or, if your DMs are closed, mention you in the table's channel and delete it "
+                "once you act).", seconds=format(pings.after, "g")))
+        else:
+            pings.wanted.discard(user_id)
+            await reply(interaction, tr("Turn pings off."))
+
     @app_commands.command(description="Add chips from your balance to your stack.")
     @app_commands.describe(amount="Chips to add (up to the table's maximum buy-in)")
     @app_commands.guild_only()
