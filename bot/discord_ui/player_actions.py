@@ -11,6 +11,7 @@ from __future__ import annotations
 import discord
 
 from bot.discord_ui.embeds import hole_cards_text
+from bot.discord_ui.hints import hint_lines
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.discord_ui.services import table_services
 from bot.discord_ui.views.pre_actions import my_cards_view
@@ -85,8 +86,9 @@ def confirmation(action: Action) -> Text:
 
 
 async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> None:
-    """Answer ephemerally with the person's hole cards in this channel's hand, with the
-    pre-actions they may choose now and, while they sit out, **I'm back**."""
+    """Answer ephemerally with the person's hole cards in this channel's hand (and the coach's
+    hint when the table shows hints), with the pre-actions they may choose now and, while they
+    sit out, **I'm back**."""
     bot = table_services(interaction)
     language = language_of(interaction)
     channel_id, user_id = interaction.channel_id or 0, interaction.user.id
@@ -102,6 +104,7 @@ async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> Non
         return
     image = await bot.notifier.cards_image(cards)
     lines = [hole_cards_text(state, cards, language),
+             *await hint_lines(bot.tables, channel_id, user_id, language),
              *bot.notifier.take_notices(user_id, language)]
     choices = bot.tables.pre_action_choices(channel_id, user_id)
     await reply(interaction, "\n".join(lines), file=image,

@@ -23,7 +23,7 @@ from engine.evaluator_tables import HAND_CLASSES
 from engine.view import ActionRecord
 
 __all__ = ["action_text", "action_word", "category_name", "hand_name", "rank_name",
-           "street_name", "why_illegal"]
+           "rank_plural", "street_name", "why_illegal"]
 
 _RANKS = (
     tr_c("rank", "Two"), tr_c("rank", "Three"), tr_c("rank", "Four"), tr_c("rank", "Five"),
@@ -63,6 +63,11 @@ _ACTIONS = {
 def rank_name(rank: int) -> Text:
     """A card rank (0 is a Two, 12 an Ace) as one card: ``Ace``."""
     return _RANKS[rank]
+
+
+def rank_plural(rank: int) -> Text:
+    """A card rank as several cards: ``Aces``."""
+    return _RANK_PLURALS[rank]
 
 
 def category_name(category: HandCategory) -> Text:

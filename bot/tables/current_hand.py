@@ -16,6 +16,7 @@ from bot.tables.seats import Seat
 from engine.actions import Action
 from engine.cards import Card
 from engine.hand import Hand, IllegalActionError
+from engine.view import PlayerView
 
 
 class CurrentHand:
@@ -121,6 +122,15 @@ class CurrentHand:
         if position is None or not self.running or self.hand is None:
             return None
         return self.hand.hole_cards(position)
+
+    def view_of(self, seat: Seat) -> PlayerView | None:
+        """The running hand as ``seat``'s player sees it, while they are dealt in and have not
+        folded (``None`` otherwise)."""
+        position = self.position_of(seat)
+        if position is None or not self.running or self.hand is None \
+                or self.hand.folded[position]:
+            return None
+        return self.hand.view(position)
 
     def pre_action_choices(self, seat: Seat) -> PreActionChoices | None:
         """What ``seat``'s person may choose ahead of their turn now: ``None`` unless they

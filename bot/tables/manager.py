@@ -28,6 +28,7 @@ from bot.tables.table import Table, TournamentHooks
 from bot.tables.tournaments import TournamentManager
 from engine.actions import Action
 from engine.cards import Card
+from engine.view import PlayerView
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +239,12 @@ class TableManager:
         "my cards" button when direct messages fail."""
         table = self._tables.get(channel_id)
         return table.hole_cards(user_id) if table is not None else None
+
+    def coaching_view(self, channel_id: int, user_id: int) -> PlayerView | None:
+        """A person's view of the channel's running hand for a hint in **My cards**, or
+        ``None`` when the table shows no hints or they are not in the hand."""
+        table = self._tables.get(channel_id)
+        return table.coaching_view(user_id) if table is not None else None
 
     def channel_ids(self) -> Sequence[int]:
         """The channels that have a table now."""

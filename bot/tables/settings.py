@@ -62,6 +62,10 @@ class TableSettings:
     tournament_creators: str = "managers"
     """Who may create tournaments: ``"managers"`` (members with Manage Server, the default)
     or ``"anyone"``."""
+    hints: bool | None = None
+    """Whether **My cards** shows a coach's hint (the hand in words, draws, equity); ``None``
+    is the default: on at cash tables, off at tournament tables, where help from the bot
+    during play would be outside help in a contest."""
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
@@ -108,6 +112,8 @@ class TableSettings:
             raise InvalidSettings(tr(
                 "Tournament creators are “managers” or “anyone”, not “{value}”.",
                 value=str(self.tournament_creators)[:20]))
+        if self.hints is not None and not isinstance(self.hints, bool):
+            raise InvalidSettings(tr("{setting} must be on or off.", setting="hints"))
         if self.language and (not isinstance(self.language, str)
                               or self.language not in languages()):
             raise InvalidSettings(tr("Unknown language “{language}”; choose one of {known}.",
@@ -170,6 +176,10 @@ class TableSettings:
     def default_buy_in(self) -> int:
         """The buy-in used when a player does not name one, in chips."""
         return self.default_buy_in_bb * self.big_blind
+
+    def shows_hints(self, tournament: bool) -> bool:
+        """Whether a table of this kind shows hints (``hints``, or its default)."""
+        return not tournament if self.hints is None else self.hints
 
     @property
     def bot_limit(self) -> int:

@@ -64,6 +64,7 @@ from bot.tables.settings import TableSettings
 from bot.tables.snapshots import PublicState
 from engine.actions import Action, ActionKind
 from engine.cards import Card
+from engine.view import PlayerView
 
 log = logging.getLogger(__name__)
 
@@ -458,6 +459,14 @@ class Table:
         """A person's cards in the running hand, or ``None``."""
         seat = self._lobby.seat_of(user_id)
         return None if seat is None else self._current.hole_cards(seat)
+
+    def coaching_view(self, user_id: int) -> PlayerView | None:
+        """The person's view of the running hand for a hint, or ``None`` when this table
+        shows none (``TableSettings.shows_hints``) or they are not in the hand."""
+        seat = self._lobby.seat_of(user_id)
+        if seat is None or not self.settings.shows_hints(self.is_tournament):
+            return None
+        return self._current.view_of(seat)
 
     def pre_action_choices(self, user_id: int) -> PreActionChoices | None:
         """What the person may choose ahead of their turn now, or ``None`` when they cannot

@@ -58,6 +58,9 @@ class PlayOptions:
     """The tournament's blind structure preset (``turbo``, ``regular``, ``deep``)."""
     starting_stack: int = DEFAULT_STARTING_STACK
     """The tournament's starting stack (``--stack``)."""
+    hints: bool = False
+    """``--hints``: the coach's hint (``engine.coach.hint``) before each of the player's
+    turns, at a cash table or in a tournament."""
     language: str | None = None
     """``--lang`` as typed (``zh-Hans``, ``zh-TW``, ``en``); ``None``: the system locale's.
     ``bot.terminal.language.choose_language`` reads it."""
@@ -187,6 +190,9 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
     )
     parser.add_argument("--fast", action="store_true",
                         help=say(tr("no pauses before bots act")))
+    parser.add_argument("--hints", action="store_true",
+                        help=say(tr("before each of your turns, a hint: your hand in words, "
+                                    "draws and outs, your equity")))
     colour = parser.add_mutually_exclusive_group()
     colour.add_argument(
         "--color", "--colour", dest="colour", action="store_true", default=None,
@@ -223,5 +229,5 @@ def parse_options(argv: Sequence[str], language: Language = ENGLISH) -> PlayOpti
         bots=bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
         database_path=database, seed=args.seed, fast=args.fast, colour=args.colour,
         tournament=args.tournament, structure=args.structure,
-        starting_stack=args.stack, language=args.language,
+        starting_stack=args.stack, language=args.language, hints=args.hints,
     )

@@ -35,8 +35,9 @@ HAND_END_WAIT = 60.0  # how long leaving mid-hand waits for the bots to finish t
 
 
 def table_settings(options: PlayOptions) -> TableSettings:
-    """The table's settings: the chosen blinds, no turn timer worth the name, and short
-    pauses (or, with ``--fast``, pauses just long enough to show each bot's action).
+    """The table's settings: the chosen blinds, no turn timer worth the name, short pauses
+    (or, with ``--fast``, pauses just long enough to show each bot's action), and hints only
+    with ``--hints`` (a player at the keyboard asked for them or not).
 
     A tournament table's bots act at once: the terminal pauses while the player watches
     (``Pacing``), so that once the player is out the rest is played out quickly."""
@@ -46,6 +47,7 @@ def table_settings(options: PlayOptions) -> TableSettings:
         small_blind=options.small_blind, big_blind=options.big_blind,
         turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME,
         next_hand_delay=next_hand, bot_delay_min=bot_min, bot_delay_max=bot_max,
+        hints=options.hints,
     )
 
 

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from bot.errors import HoldemError
 from bot.i18n import Message, Text, tr
+from bot.i18n.coach import hint, hint_text
 from bot.tables.errors import NotYourTurn
 from bot.tables.manager import TableManager
 from bot.terminal.console_notifier import (
@@ -115,6 +116,10 @@ class LocalPlayer:
         say = self._notifier.say
         say(tr("Your turn: {amount} to call, pot {pot}.", amount=legal.call_amount, pot=pot)
             if legal.can_call else tr("Your turn: nothing to call, pot {pot}.", pot=pot))
+        view = self._manager.coaching_view(self._channel_id, self._user_id)
+        if view is not None:  # the table shows hints (--hints)
+            for hint_line in hint_text(await asyncio.to_thread(hint, view)):
+                say("  " + self._language.render(hint_line))
         say("  " + format_menu(menu_options(legal, self._language)))
         tournament = self._notifier.in_tournament
         while True:

@@ -126,3 +126,12 @@ def test_bots_leave_two_seats_for_people_unless_the_server_sets_a_limit():
 def test_a_bot_limit_must_leave_a_seat_for_a_person(max_bots: object):
     with pytest.raises(InvalidSettings, match="may hold 0 to 8 bots"):
         TableSettings().with_changes(max_bots=max_bots)
+
+
+def test_hints_are_on_at_cash_tables_and_off_in_tournaments_unless_the_server_says():
+    default = TableSettings()
+    assert default.shows_hints(tournament=False) and not default.shows_hints(tournament=True)
+    on, off = default.with_changes(hints=True), default.with_changes(hints=False)
+    assert on.shows_hints(tournament=True) and not off.shows_hints(tournament=False)
+    with pytest.raises(InvalidSettings, match="hints must be on or off"):
+        default.with_changes(hints="yes")

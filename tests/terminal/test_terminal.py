@@ -466,6 +466,9 @@ class RecordingManager:
             await self.aftermath
         return None
 
+    def coaching_view(self, channel_id: int, user_id: int) -> None:
+        return None  # a table showing no hints
+
     async def act(self, channel_id: int, user_id: int, action: Action) -> None:
         if self.refuse_first:
             self.refuse_first = False
@@ -928,3 +931,19 @@ def test_a_database_that_cannot_be_opened_is_explained(tmp_path: Path) -> None:
     assert status == 1
     assert out.getvalue().startswith(f"Cannot open the chip ledger {not_a_database}: ")
     assert not_a_database.read_text() == "these are not chips\n" * 100
+
+
+def test_hints_come_before_each_of_your_turns_only_with_the_flag(tmp_path: Path) -> None:
+    def played(*flags: str) -> str:
+        out = io.StringIO()
+        status = main(["--fast", "--seed", "3", "--bots", "easy", *flags, "--database",
+                       str(tmp_path / "holdem.sqlite3")],
+                      stdin=io.StringIO("2\n2\n1\ny\n"), stdout=out, environ={})
+        assert status == 0
+        return out.getvalue()
+
+    with_hints, without = played("--hints"), played()
+    assert "Hint: " not in without and "Equity: " not in without
+    turns = with_hints.count("Your turn:")
+    assert turns and with_hints.count("  Hint: ") == turns
+    assert with_hints.count("  Equity: ") == turns

@@ -27,6 +27,9 @@ NOTE = app_commands.Range[str, 1, 200]
 CREATOR_CHOICES = [app_commands.Choice(name="Server managers", value="managers"),
                    app_commands.Choice(name="Anyone", value="anyone")]
 """Who may create tournaments (``TableSettings.tournament_creators``)."""
+HINT_CHOICES = [app_commands.Choice(name="On", value="on"),
+                app_commands.Choice(name="Off", value="off")]
+"""Whether **My cards** shows the coach's hint (``TableSettings.hints``)."""
 FOLLOW_SERVER = "auto"
 """The ``language`` choice that follows the server's own Discord language (stored as "")."""
 
@@ -63,8 +66,11 @@ class AdminCog(commands.Cog, name="Admin"):
         bot_delay_max="Longest pause before a bot acts, in seconds",
         language="What everyone at the tables reads (members' own answers follow their app)",
         tournament_creators="Who may create tournaments with /tournament create",
+        hints="Hints in My cards: the hand in words, draws, equity (default: on at cash "
+              "tables, off in tournaments)",
     )
-    @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES)
+    @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES,
+                          hints=HINT_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -85,6 +91,7 @@ class AdminCog(commands.Cog, name="Admin"):
         bot_delay_max: SECONDS | None = None,
         language: str | None = None,
         tournament_creators: str | None = None,
+        hints: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -96,6 +103,7 @@ class AdminCog(commands.Cog, name="Admin"):
             "bot_delay_max": bot_delay_max,
             "language": "" if language == FOLLOW_SERVER else language,
             "tournament_creators": tournament_creators,
+            "hints": None if hints is None else hints == "on",
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -179,6 +187,9 @@ def settings_embed(settings: TableSettings, title: Message,
     embed.add_field(name=render(tr("Tournament creators")), value=render(
         tr("Anyone") if settings.tournament_creators == "anyone"
         else tr("Members with Manage Server")))
+    embed.add_field(name=render(tr("Hints in My cards")), value=render(
+        tr("On at cash tables, off in tournaments") if settings.hints is None
+        else tr("On") if settings.hints else tr("Off")))
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed
