@@ -45,9 +45,10 @@ from engine.strategies.preflop import HandClass, hand_class
 from engine.strategies.ranges import Range
 from engine.view import PlayerView
 
-HINT_SAMPLES = 2000
-"""Runouts per equity in a hint: two standard errors are about 2 points of equity, finer than
-the whole percent a hint shows to be worth reading, for a few milliseconds."""
+HINT_SAMPLES = 1000
+"""Runouts per equity in a hint: two standard errors are about 3 points of equity, close
+enough for a guide during play, and a 6-way spot stays within a few milliseconds (at 2,000
+the multiway range deals took over 30 ms: ``python -m benchmarks.coach``)."""
 REVIEW_SAMPLES = 6000
 """Runouts per estimated equity in a review, which has seconds rather than milliseconds:
 about 1.3 points at two standard errors."""

@@ -7,7 +7,7 @@ catalog messages, the same for the Discord and terminal front ends.
 ...                 button=0)
 >>> hand = Hand([1000, 1000], button=0, small_blind=5, big_blind=10, deck=deck)
 >>> [str(line) for line in hint_text(hint(hand.view(0)))]
-['Hint: Pocket Sevens.', 'Equity: 67% against a random hand.']
+['Hint: Pocket Sevens.', 'Equity: 66% against a random hand.']
 """
 
 from __future__ import annotations
