@@ -1,11 +1,12 @@
-"""Entry point: `python -m bot` (or `holdem`) runs the Discord bot; `play` runs it offline."""
+"""Entry point: `python -m bot` (or `holdem`) runs the Discord bot; `play` runs it offline;
+`replay` and `review` read a finished hand from the ledger."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.process import configure_logging
 from bot.settings import Settings, SettingsError, missing_token_help
@@ -29,6 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "replay", add_help=False,
         help="write a finished hand's replay as a GIF or its result as a PNG (replay --help)"
+    )
+    commands.add_parser(
+        "review", add_help=False,
+        help="review your decisions in a finished hand: pot odds, equity, expected values "
+             "(review --help)"
     )
     return parser
 
@@ -104,14 +110,17 @@ def run_discord_bot() -> int:
 
 
 def run_offline(command: str, argv: Sequence[str]) -> int:
-    """Run ``play`` or ``replay``; output into a pipe its reader closed (``| head``) ends
-    them quietly with ``CLOSED_PIPE``, never a traceback."""
+    """Run ``play``, ``replay`` or ``review``; output into a pipe its reader closed
+    (``| head``) ends them quietly with ``CLOSED_PIPE``, never a traceback."""
     from bot.terminal import main as play_in_terminal
     from bot.terminal.pipe import CLOSED_PIPE, discard_stdout
     from bot.terminal.replay_file import main as write_replay
+    from bot.terminal.review import main as print_review
 
+    commands: dict[str, Callable[[Sequence[str]], int]] = {
+        "play": play_in_terminal, "replay": write_replay, "review": print_review}
     try:
-        status = (play_in_terminal if command == "play" else write_replay)(argv)
+        status = commands[command](argv)
         sys.stdout.flush()
     except BrokenPipeError:
         status = CLOSED_PIPE
@@ -121,7 +130,7 @@ def run_offline(command: str, argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
-    if args.command in ("play", "replay"):
+    if args.command in ("play", "replay", "review"):
         return run_offline(args.command, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")

@@ -15,10 +15,11 @@ from __future__ import annotations
 from bot.i18n.poker import action_word, hand_name, rank_name, rank_plural, street_name
 from bot.i18n.text import Text, tr, tr_n
 from engine.actions import Action, ActionKind
-from engine.coach import Decision, Hint, Review, StraightDraw, Verdict, hint
+from engine.coach import Decision, Hint, Review, StraightDraw, Verdict, hint, review
 from engine.strategies.preflop import HandClass
 
-__all__ = ["hint", "hint_text", "review_text", "starting_hand_name"]
+__all__ = ["REVIEW_NOTE", "decision_text", "hint", "hint_text", "review", "review_heading",
+           "review_text", "starting_hand_name"]
 
 
 def starting_hand_name(hand: HandClass) -> Text:
@@ -58,23 +59,32 @@ def hint_text(found: Hint) -> list[Text]:
     return lines
 
 
-def review_text(hand_id: int, found: Review) -> list[Text]:
-    """The review's lines: a heading, one line per decision, and what the figures assume."""
+REVIEW_NOTE = tr("Expected values count from each decision to a showdown with no more betting, "
+                 "a bet or raise as if everyone still in called; equity against hands nobody "
+                 "showed is estimated from their actions.")
+"""What a review's figures assume, said under them."""
+
+
+def review_heading(hand_id: int, found: Review) -> Text:
+    """The review's first line: the hand, and how many clear mistakes it found."""
     if not found.decisions:
-        return [tr("Hand #{hand}: you made no decision in it (the blinds were all you put "
-                   "in, or everyone else folded first).", hand=str(hand_id))]
-    mistakes = len(found.mistakes)
-    lines = [tr_n("Hand #{hand}, your decisions ({count} clear mistake):",
-                  "Hand #{hand}, your decisions ({count} clear mistakes):", mistakes,
-                  hand=str(hand_id))]
-    lines += [_decision_line(decision) for decision in found.decisions]
-    lines.append(tr("Expected values count from each decision to a showdown with no more "
-                    "betting, a bet or raise as if everyone still in called; equity against "
-                    "hands nobody showed is estimated from their actions."))
-    return lines
+        return tr("Hand #{hand}: you made no decision in it (the blinds were all you put "
+                  "in, or everyone else folded first).", hand=str(hand_id))
+    return tr_n("Hand #{hand}, your decisions ({count} clear mistake):",
+                "Hand #{hand}, your decisions ({count} clear mistakes):", len(found.mistakes),
+                hand=str(hand_id))
 
 
-def _decision_line(decision: Decision) -> Text:
+def review_text(hand_id: int, found: Review) -> list[Text]:
+    """The whole review as lines: heading, one line per decision, and ``REVIEW_NOTE``."""
+    if not found.decisions:
+        return [review_heading(hand_id, found)]
+    return [review_heading(hand_id, found), *map(decision_text, found.decisions), REVIEW_NOTE]
+
+
+def decision_text(decision: Decision) -> Text:
+    """One decision: the street and action, the verdict with the pot odds and equity, and
+    the expected value of each alternative."""
     equity = _percent(decision.equity)
     against = tr("exact, against the cards shown") if not decision.estimated \
         else tr("estimated")

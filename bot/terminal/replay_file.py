@@ -10,29 +10,22 @@ file's suffix says what it holds: ``.gif`` the animation, ``.png`` the last fram
 from __future__ import annotations
 
 import argparse
-import asyncio
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from bot.errors import HoldemError
 from bot.i18n import ENGLISH, Language, tr
-from bot.ledger import Ledger, LedgerUnavailable
 from bot.render.replay import DEFAULT_UPLOAD_LIMIT, ReplayImage, render_replay
 from bot.terminal.cli import (
-    APP_NAME,
     COMMAND,
-    DATABASE_FILE,
     LANGUAGE_CHOICES,
     default_database_path,
     localized,
     refusal,
 )
 from bot.terminal.game import LOCAL_USER_ID
-from bot.terminal.language import command_line_language
+from bot.terminal.ledger_hand import add_hand_arguments, recorded_hand, run_command
 from bot.terminal.render import YOU
-from engine.hand_record import RecordedHand
 
 ANIMATION, STILL = ".gif", ".png"
 
@@ -62,11 +55,13 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
         prog=f"{COMMAND} replay",
         description=say(tr("Write a finished hand's replay: an animated GIF, or its last "
                            "frame (the result) as a PNG.")))
-    parser.add_argument("hand", type=int, help=say(tr("the hand's id (as /history shows it)")))
-    parser.add_argument("--database", type=Path, default=None, metavar="PATH",
-                        help=say(tr("SQLite file of the ledger (default: the offline game's, "
-                                    "{file} in your data directory, e.g. {folder})",
-                                    file=DATABASE_FILE, folder="~/.local/share/" + APP_NAME)))
+    add_hand_arguments(
+        parser, language,
+        player_help=tr("draw it as this player of the hand sees it (their cards face up; "
+                       "default: you, the offline player, when you played the hand)"),
+        language_help=tr("the language of these messages and of the image: {languages} "
+                         "(default: from LC_ALL, LC_MESSAGES or LANG)",
+                         languages=LANGUAGE_CHOICES))
     parser.add_argument("--out", type=localized(language, _image_path), required=True,
                         metavar="FILE.gif|FILE.png",
                         help=say(tr("where to write it: a .gif file gets the animation, a "
@@ -74,17 +69,8 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
     parser.add_argument("--still", type=localized(language, _still_path), default=None,
                         metavar="FILE.png",
                         help=say(tr("also write the last frame (the result) as a PNG")))
-    parser.add_argument("--player", type=int, default=None, metavar="USER_ID",
-                        help=say(tr("draw it as this player of the hand sees it (their cards "
-                                    "face up; default: you, the offline player, when you "
-                                    "played the hand)")))
     parser.add_argument("--limit", type=int, default=DEFAULT_UPLOAD_LIMIT, metavar="BYTES",
                         help=say(tr("the largest file (default: Discord's 10 MiB)")))
-    parser.add_argument("--lang", "--language", dest="language", default=None,
-                        metavar="LANGUAGE",
-                        help=say(tr("the language of these messages and of the image: "
-                                    "{languages} (default: from LC_ALL, LC_MESSAGES or LANG)",
-                                    languages=LANGUAGE_CHOICES)))
     return parser
 
 
@@ -92,24 +78,18 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int:
     """Write the replay; 0 on success, 1 with one line on stderr when the hand cannot be
     replayed (no such database or hand, a file that is not a ledger, a hand played before
     replays were recorded) or a file cannot be written, 2 for bad options."""
-    language, problem = command_line_language(argv, os.environ if environ is None else environ)
-    say = language.render
-    if problem is not None:
-        print(say(tr("error: {problem}", problem=problem)), file=sys.stderr)
-        return 2
-    args = build_parser(language).parse_args(list(argv))
-    database = args.database or default_database_path()
-    try:
-        image = asyncio.run(_replay(database, args.hand, args.player, args.limit, language))
-    except HoldemError as error:
-        print(say(tr("error: {problem}", problem=error.message)), file=sys.stderr)
-        return 1
+    return run_command(argv, environ, build_parser, _replay_to_files)
+
+
+async def _replay_to_files(args: argparse.Namespace, language: Language) -> int:
+    image = await _replay(args.database or default_database_path(), args.hand, args.player,
+                          args.limit, language)
     out: Path = args.out
     if out.suffix.lower() == STILL:
         written = _write(out, image.still, language)
     elif image.animation is None:
-        print(say(tr("error: not even the streets-only replay fits the limit; --still writes "
-                     "the result")), file=sys.stderr)
+        print(language.render(tr("error: not even the streets-only replay fits the limit; "
+                                 "--still writes the result")), file=sys.stderr)
         written = False
     else:
         written = _write(out, image.animation, language, frames=image.frames,
@@ -144,30 +124,9 @@ def _write(path: Path, data: bytes, language: Language, *, frames: int | None = 
 
 async def _replay(database: Path, hand_id: int, player: int | None, limit: int,
                   language: Language) -> ReplayImage:
-    if not database.is_file():
-        raise HoldemError(tr("there is no database at {path}", path=str(database)))
-    try:
-        ledger = await Ledger.open(database, existing=True)
-    except LedgerUnavailable as error:
-        # Its reason says what is wrong with the file (not a ledger, unreadable): waiting a
-        # minute, as the ledger's own message suggests to people on Discord, would not help.
-        raise HoldemError(error.reason) from None
-    try:
-        record = await ledger.hand_history(hand_id)
-    finally:
-        await ledger.close()
-    if record is None:
-        raise HoldemError(tr("there is no finished hand #{hand} in {path}", hand=str(hand_id),
-                             path=str(database)))
-    if record.replay is None:
-        raise HoldemError(tr("hand #{hand} was played before replays were recorded",
-                             hand=str(hand_id)))
-    seat = record.seat_of(player if player is not None else LOCAL_USER_ID)
-    if player is not None and seat is None:
-        raise HoldemError(tr("user {user} did not play hand #{hand}", user=str(player),
-                             hand=str(hand_id)))
+    record, played, seat = await recorded_hand(database, hand_id, player)
     # The offline player is "You", as on the terminal's table.
     names = [language.render(YOU) if participant.player == LOCAL_USER_ID else participant.name
              for participant in record.participants]
-    return render_replay(RecordedHand.from_json(record.replay), names, seat,
-                         title=record.hand_id, limit=limit, language=language)
+    return render_replay(played, names, seat, title=record.hand_id, limit=limit,
+                         language=language)

@@ -1,4 +1,5 @@
-"""Chips and records: balance, daily bonus, stats, leaderboard, hand histories and replays."""
+"""Chips and records: balance, daily bonus, stats, leaderboard, hand histories, replays and
+reviews."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.discord_ui.embeds import TABLE_COLOUR, plain
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.errors import InputError
 from bot.i18n import Language, Text, tr
+from bot.i18n.coach import REVIEW_NOTE, decision_text, review, review_heading
 from bot.ledger import (
     HABIT_FIGURES,
     LEADERBOARD_MIN_HANDS,
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
 
 LEADERBOARD_PAGE_SIZE = 10
+REVIEW_LIMIT = 4096
+"""Discord's limit on an embed's description, which holds a review's decisions."""
 LEADERBOARD_VALUES: dict[LeaderboardOrder, Text] = {
     "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won"),
     "tournaments": tr("tournament winnings"), "won_at_showdown": tr("won at showdown"),
@@ -285,6 +289,45 @@ class AccountCog(commands.Cog, name="Account"):
                        "limit):", hand=hand_id))
         await reply(interaction, text, ephemeral=not share, files=files)
 
+    @app_commands.command(description="Your decisions in a hand you played, priced: pot odds, "
+                                      "equity, the expected value of each choice.")
+    @app_commands.describe(hand="The hand's id (default: your latest hand)")
+    @app_commands.guild_only()
+    async def review(
+        self,
+        interaction: discord.Interaction[HoldemBot],
+        hand: int | None = None,
+    ) -> None:
+        """The review, for the member alone, of a hand they played: it uses their own cards,
+        and others' only where the showdown showed them (``engine.coach.review``). Working
+        out the equities takes up to a few hundred milliseconds, so the answer is deferred
+        and the work runs off the event loop."""
+        async def find() -> tuple[HandRecord, RecordedHand, int]:
+            record = await self._finished_hand(interaction, hand)
+            seat = record.seat_of(interaction.user.id)
+            if seat is None:
+                raise InputError(tr("You did not play hand #{hand}: /review looks at your own "
+                                    "hands.", hand=str(record.hand_id)))
+            if record.replay is None:
+                raise InputError(tr("Hand #{hand} was played before hands were recorded "
+                                    "action by action, so it cannot be reviewed.",
+                                    hand=str(record.hand_id)))
+            return record, RecordedHand.from_json(record.replay), seat
+
+        record, played, seat = await within_deadline(interaction, find())
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await asyncio.to_thread(review, played, seat)
+        render = language_of(interaction).render
+        embed = discord.Embed(title=render(review_heading(record.hand_id, found)),
+                              colour=TABLE_COLOUR)
+        if found.decisions:
+            embed.description = _within(
+                [f"• {render(decision_text(decision))}" for decision in found.decisions],
+                REVIEW_LIMIT)
+            embed.set_footer(text=render(REVIEW_NOTE))
+        await reply(interaction, embed=embed)
+
     async def _finished_hand(self, interaction: discord.Interaction[HoldemBot],
                              hand: int | None) -> HandRecord:
         """The finished hand ``hand`` (default: the member's latest here), if the member may
@@ -306,6 +349,7 @@ class AccountCog(commands.Cog, name="Account"):
                                 hand=str(hand_id)))
         return record
 
+    @review.autocomplete("hand")
     @replay.autocomplete("hand")
     @history.autocomplete("hand")
     async def recent_hand_choices(
@@ -329,6 +373,16 @@ class AccountCog(commands.Cog, name="Account"):
     def _seat_here(self, interaction: discord.Interaction[HoldemBot]) -> SeatState | None:
         state = self.bot.tables.state(interaction.channel_id or 0)
         return state.seat_of(interaction.user.id) if state is not None else None
+
+
+def _within(lines: list[str], limit: int) -> str:
+    """``lines`` joined, the last ones left out (for an ellipsis) if they pass ``limit``: a
+    hand of many raises can have more decisions than an embed holds."""
+    text = "\n".join(lines)
+    while len(text) > limit:
+        lines = lines[:-1]
+        text = "\n".join([*lines, "…"])
+    return text
 
 
 def leaderboard_value(language: Language, order: LeaderboardOrder, value: float) -> str:
