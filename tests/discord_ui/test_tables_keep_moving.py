@@ -220,3 +220,25 @@ async def test_with_dms_closed_the_ping_is_a_mention_deleted_once_they_act(club:
     await fake.wait_until(lambda: fake.count(CallKind.CHANNEL_MESSAGE_DELETE) == 1)
     assert not any("it is your turn" in message.content
                    for message in fake.channel_messages(club.channel))
+
+
+@pytest.mark.parametrize(("locale", "words", "off"), [
+    ("en-US", ("Time bank", "5 s, 5 s back every 5 hands", "Seat freed after 3 hands"), "Off"),
+    ("zh-CN", ("时间银行", "5 秒，每 5 手补回 5 秒", "暂离 3 手后让出座位"), "关闭"),
+    ("zh-TW", ("時間銀行", "5 秒，每 5 手補回 5 秒", "暫離 3 手後讓出座位"), "關閉"),
+])
+async def test_settings_time_bank_and_sit_out_hands_reach_the_open_table_and_the_server(
+        club: Club, locale: str, words: tuple[str, ...], off: str):
+    bot = await club.start_bot()
+    await club.fake.slash(club.alice, club.channel, "join")
+    club.fake.world.users[club.admin].locale = locale
+    answer = await club.fake.slash(club.admin, club.channel, "settings", time_bank=5,
+                                   sit_out_hands=3)
+    text = answer.all_text()
+    assert answer.ephemeral and all(word in text for word in words), text
+    table = bot.tables.table_settings(club.channel)
+    assert (table.time_bank, table.sit_out_hands) == (5.0, 3)
+    server = await bot.tables.guild_settings(club.guild_id)
+    assert (server.time_bank, server.sit_out_hands) == (5.0, 3)
+    answer = await club.fake.slash(club.admin, club.channel, "settings", time_bank=0)
+    assert off in answer.all_text()

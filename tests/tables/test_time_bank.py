@@ -16,6 +16,7 @@ from tests.tables.helpers import (
     passive,
     running_manager,
 )
+from tests.tables.tournament_helpers import fast_settings, tournament_harness
 
 TIMER, BANK = 0.05, 0.4
 
@@ -86,3 +87,20 @@ async def test_no_time_bank_when_it_is_off(tmp_path):
         await manager.add_bots(GUILD, CHANNEL, "calling")
         await eventually(lambda: manager.state(CHANNEL).seat_of(ALICE).sitting_out)
         assert all(state.time_bank_deadline is None for state in notifier.states)
+
+
+async def test_tournament_tables_use_the_servers_time_bank(tmp_path):
+    settings = TableSettings.instant(turn_timeout=TIMER, time_bank=BANK)
+    async with tournament_harness(tmp_path, settings=settings) as h:
+        tournaments = h.manager.tournaments
+        tid = await tournaments.create(GUILD, CHANNEL, ALICE,
+                                       fast_settings(seats=3, bot_fill="easy"))
+        await tournaments.join(tid, ALICE, "Alice")
+        await tournaments.start(tid, ALICE)
+
+        def banking() -> bool:
+            state = h.manager.state(CHANNEL)
+            return state is not None and state.time_bank_deadline is not None
+
+        await eventually(banking)
+        assert h.manager.state(CHANNEL).to_act.user_id == ALICE
