@@ -386,8 +386,10 @@ class FakeDiscord:
         """The commands last synced globally (or to ``guild_id``)."""
         return self.world.commands.get(guild_id, [])
 
-    async def wait_until(self, condition: Callable[[], object], timeout: float = 3.0) -> None:
-        """Wait for work the bot does after answering (follow-ups, edits, DMs)."""
+    async def wait_until(self, condition: Callable[[], object], timeout: float = 15.0) -> None:
+        """Wait for work the bot does after answering (follow-ups, edits, DMs). ``timeout``
+        only decides when a test gives up: with both cores busy (load average 5), the first
+        hole-card DMs of a bot drawing images took over 3 s, in two runs of three."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not condition():
