@@ -6,7 +6,8 @@ import pytest
 
 from engine.arena import ArenaConfig, run_arena
 
-OPPONENTS = ("EquilibriumPushFold", "TightAggressive", "Maniac", "CallingStation")
+OPPONENTS = ("EquilibriumPushFold", "EquilibriumPushFoldWide", "TightAggressive", "Maniac",
+             "CallingStation")
 
 
 @pytest.mark.parametrize("opponent", OPPONENTS)
