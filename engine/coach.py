@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 import numpy as np
 
@@ -52,9 +53,14 @@ the multiway range deals took over 30 ms: ``python -m benchmarks.coach``)."""
 REVIEW_SAMPLES = 6000
 """Runouts per estimated equity in a review, which has seconds rather than milliseconds:
 about 1.3 points at two standard errors."""
-CLOSE_SHARE = 0.03
-"""A fold or call whose expected values differ by less than this share of the pot (after the
-call) is close: an equity against estimated ranges is not surer than a few points."""
+CLOSE_EXACT = 0.02
+"""A fold or call is close when the equity is within this of the equity the call needed (the
+expected values then differ by at most this share of the pot after the call): 2 points, where
+the equity is exact, leaves out only the coin flips."""
+CLOSE_ESTIMATED = 0.08
+"""The same against ranges read from the actions: that reading is the hard bot's of a typical
+player, and preflop it knows nothing of position or of what later streets are worth to a
+hand, so an estimate 8 points off is no clear mistake."""
 STRONG = HandCategory.STRAIGHT
 """Outs are the cards that lift a hand to a straight or better: the draws a player counts."""
 
@@ -163,11 +169,12 @@ class Verdict(Enum):
     """What a decision amounted to, by expected value."""
 
     GOOD = "good"
-    """A fold or call that beat the other by more than ``CLOSE_SHARE`` of the pot."""
+    """A fold or call whose equity was clearly on its side of what the call needed."""
     MISTAKE = "mistake"
-    """A fold or call that lost more than ``CLOSE_SHARE`` of the pot to the other."""
+    """A fold or call whose equity was clearly on the other side (``CLOSE_EXACT``,
+    ``CLOSE_ESTIMATED``)."""
     CLOSE = "close"
-    """A fold or call within ``CLOSE_SHARE`` of the pot of the other."""
+    """A fold or call with an equity close to what the call needed."""
     VALUE = "value"
     """A bet or raise that wins more than checking or calling even when called."""
     NEEDS_FOLDS = "needs folds"
@@ -181,7 +188,7 @@ class Verdict(Enum):
 class Alternative:
     """A legal action at a decision and its expected value in chips, counted from the moment
     of the decision (folding is 0), as if the hand went to showdown with no more betting and
-    every opponent still in called a bet or raise."""
+    every opponent in the pot (``in_the_pot``) called a bet or raise."""
 
     action: Action
     expected: float
@@ -199,10 +206,11 @@ class Decision:
     player can call is left out: it goes back)."""
     to_call: int
     equity: float
-    """The player's share of the pot at this moment against the opponents still in."""
+    """The player's share of the pot at this moment against the opponents in the pot
+    (``in_the_pot``)."""
     estimated: bool
-    """``False`` when every opponent still in showed their cards at showdown (the equity is
-    exact), ``True`` when some were read as a range."""
+    """``False`` when every one of those opponents showed their cards at showdown (the
+    equity is exact), ``True`` when some were read as a range."""
     alternatives: tuple[Alternative, ...]
     verdict: Verdict
     chips: float
@@ -225,7 +233,7 @@ class Review:
 
     @property
     def mistakes(self) -> tuple[Decision, ...]:
-        """The decisions that lost more than a close call's margin to the other choice."""
+        """The folds and calls on the clearly wrong side of the pot odds."""
         return tuple(decision for decision in self.decisions
                      if decision.verdict is Verdict.MISTAKE)
 
@@ -234,9 +242,10 @@ def review(record: RecordedHand, seat: int, *, samples: int = REVIEW_SAMPLES,
            rng: random.Random | None = None) -> Review:
     """Price each decision ``seat`` made in the settled hand ``record``.
 
-    The equity at each decision is exact (``engine.equity.equity``) when every opponent
-    still in showed their cards at showdown, else estimated against the shown cards and the
-    ranges the others' actions had implied by then. Nobody's unshown cards are used.
+    The equity at each decision is against the opponents in the pot (``in_the_pot``): exact
+    (``engine.equity.equity``) when every one of them showed their cards at showdown, else
+    estimated against the shown cards and the ranges the others' actions had implied by
+    then. Nobody's unshown cards are used.
 
     Raises ``ValueError`` for a seat not in the hand, and ``IllegalActionError`` (from
     ``RecordedHand.steps``) for a record that does not fit the rules.
@@ -262,7 +271,7 @@ def _decision(view: PlayerView, action: Action, shown: dict[int, tuple[Card, ...
               samples: int, rng: random.Random) -> Decision:
     seat, legal = view.seat, view.legal
     assert seat is not None and legal is not None  # the view of the player to act
-    opponents = [other for other in view.live_seats if other != seat]
+    opponents = in_the_pot(view)
     share, estimated = _equity_now(view, opponents, shown, samples, rng)
     to_call = legal.call_amount
     reach = view.bets[seat] + to_call
@@ -288,21 +297,33 @@ def _decision(view: PlayerView, action: Action, shown: dict[int, tuple[Card, ...
     else:
         called = action.kind is ActionKind.CALL
         gain = passive.expected if called else -passive.expected  # over folding, or calling
-        verdict = Verdict.CLOSE if abs(gain) <= CLOSE_SHARE * (pot + to_call) else (
+        margin = CLOSE_ESTIMATED if estimated else CLOSE_EXACT
+        verdict = Verdict.CLOSE if abs(gain) <= margin * (pot + to_call) else (
             Verdict.GOOD if gain > 0 else Verdict.MISTAKE)
         chips = abs(gain)
     return Decision(view.street, action, pot, to_call, share, estimated, tuple(alternatives),
                     verdict, chips)
 
 
+def in_the_pot(view: PlayerView) -> list[int]:
+    """The opponents a decision is priced against: those still in who have acted or posted a
+    blind. A player yet to act with nothing in is taken to fold, as most do: counted in,
+    every first-in decision would face all the table's random hands (pocket queens limping
+    under the gun would have 31 % against five of them, below the 40 % a limp needs)."""
+    seat = view.seat
+    acted = {record.seat for record in view.history}
+    return [other for other in view.live_seats if other != seat
+            and (other in acted or view.contributions[other] > view.ante)]
+
+
 def _equity_now(view: PlayerView, opponents: Sequence[int], shown: dict[int, tuple[Card, ...]],
                 samples: int, rng: random.Random) -> tuple[float, bool]:
-    """The player's equity against the opponents still in, and whether it is estimated."""
+    """The player's equity against ``opponents``, and whether it is estimated."""
     if not opponents:
         return 1.0, False
     if all(other in shown for other in opponents):
-        holes = [view.hole_cards, *(shown[other] for other in opponents)]
-        return equity(holes, view.board)[0], False
+        return _exact_share((view.hole_cards, *(shown[other] for other in opponents)),
+                            view.board), False
     combos, weights = [], []
     for other in opponents:
         if other in shown:
@@ -314,6 +335,13 @@ def _equity_now(view: PlayerView, opponents: Sequence[int], shown: dict[int, tup
             weights.append(hand_range.weights)
     return equity_vs_ranges(view.hole_cards, view.board, combos, weights=weights,
                             samples=samples, rng=rng), True
+
+
+@lru_cache(maxsize=64)
+def _exact_share(holes: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> float:
+    """The first hand's exact equity, kept: the decisions of one street face the same hands
+    on the same board, and preflop enumerating the boards takes about 0.25 s."""
+    return equity(holes, board)[0]
 
 
 def _plain(action: Action, legal: LegalActions) -> Action:
@@ -332,7 +360,7 @@ def _pot_sized(view: PlayerView, legal: LegalActions, pot: int) -> int:
 
 def _called_value(view: PlayerView, opponents: Sequence[int], pot: int, total: int,
                   share: float) -> float:
-    """The value of betting or raising to ``total`` when every opponent still in calls (as
+    """The value of betting or raising to ``total`` when every one of ``opponents`` calls (as
     far as their chips go) and the hand goes to showdown."""
     seat = view.seat
     assert seat is not None

@@ -60,8 +60,9 @@ def hint_text(found: Hint) -> list[Text]:
 
 
 REVIEW_NOTE = tr("Expected values count from each decision to a showdown with no more betting, "
-                 "a bet or raise as if everyone still in called; equity against hands nobody "
-                 "showed is estimated from their actions.")
+                 "against the players with chips in the pot (those yet to act with none in "
+                 "are taken to fold), a bet or raise as if they called; equity against hands "
+                 "nobody showed is estimated from their actions.")
 """What a review's figures assume, said under them."""
 
 

@@ -114,6 +114,24 @@ def test_unshown_cards_are_never_used_ranges_stand_in_for_them():
     assert first.decisions[0].estimated  # preflop: seat 2 still in, its cards unknown
 
 
+def test_a_first_in_decision_is_priced_against_the_blinds_not_the_players_yet_to_act():
+    """Queens limping under the gun, six-handed: against the five players to come as random
+    hands they would fall short of the 40 % the limp needs, against the blinds they do not."""
+    hand = hand_with_cards([1000] * 6, ["Ah Kd", "7c 7d", "2s 3s", "Qs Qc", "9h 8h", "Jd Tc"],
+                           "Qh Jc Ts 4d 4c")
+    apply_actions(hand, ["call"] + ["fold"] * 4 + ["check"] * 7)
+    limp = review(RecordedHand.from_hand(hand), 3).decisions[0]
+    assert limp.to_call == 10 and limp.verdict is Verdict.GOOD and limp.equity > 0.6
+
+
+def test_a_call_a_few_points_short_against_estimated_ranges_is_close_not_a_mistake():
+    hand = hand_with_cards([1000] * 3, ["Ah Kd", "7c 7d", "2s 3s"], "Qh Jc Ts 4d 4c")
+    apply_actions(hand, ["raise 30", "call", "call", "check", "bet 30", "fold", "fold"])
+    decision = review(RecordedHand.from_hand(hand), 1).decisions[0]  # 77 calls the raise
+    assert decision.estimated and decision.needed is not None
+    assert abs(decision.equity - decision.needed) < 0.08 and decision.verdict is Verdict.CLOSE
+
+
 def test_an_all_in_reads_as_the_call_or_raise_it_was():
     hand = _heads_up("Ah Ad", "Ks Kc", ["allin", "call"])
     decision = review(RecordedHand.from_hand(hand), 0).decisions[0]

@@ -32,6 +32,7 @@ from bot.ledger import (
 )
 from bot.render.leaderboard_chart import render_leaderboard_chart
 from bot.render.replay import render_replay
+from bot.render.review_chart import render_review_chart
 from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart
 from bot.tables.notifier import SeatState
 from engine.hand_record import RecordedHand
@@ -299,9 +300,10 @@ class AccountCog(commands.Cog, name="Account"):
         hand: int | None = None,
     ) -> None:
         """The review, for the member alone, of a hand they played: it uses their own cards,
-        and others' only where the showdown showed them (``engine.coach.review``). Working
-        out the equities takes up to a few hundred milliseconds, so the answer is deferred
-        and the work runs off the event loop."""
+        and others' only where the showdown showed them (``engine.coach.review``), with the
+        chart of its equities when the bot draws images. Working out the equities takes up to
+        a few hundred milliseconds, so the answer is deferred and the work runs off the event
+        loop."""
         async def find() -> tuple[HandRecord, RecordedHand, int]:
             record = await self._finished_hand(interaction, hand)
             seat = record.seat_of(interaction.user.id)
@@ -318,15 +320,21 @@ class AccountCog(commands.Cog, name="Account"):
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         found = await asyncio.to_thread(review, played, seat)
-        render = language_of(interaction).render
+        language = language_of(interaction)
+        render = language.render
         embed = discord.Embed(title=render(review_heading(record.hand_id, found)),
                               colour=TABLE_COLOUR)
+        files = []
         if found.decisions:
             embed.description = _within(
                 [f"• {render(decision_text(decision))}" for decision in found.decisions],
                 REVIEW_LIMIT)
             embed.set_footer(text=render(REVIEW_NOTE))
-        await reply(interaction, embed=embed)
+            if self.bot.options.draw_images:
+                chart = await asyncio.to_thread(render_review_chart, found, language)
+                embed.set_image(url="attachment://review.png")
+                files.append(discord.File(io.BytesIO(chart), filename="review.png"))
+        await reply(interaction, embed=embed, files=files)
 
     async def _finished_hand(self, interaction: discord.Interaction[HoldemBot],
                              hand: int | None) -> HandRecord:
