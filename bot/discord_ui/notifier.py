@@ -44,8 +44,10 @@ from bot.discord_ui.tournament_embeds import (
     status_embed,
 )
 from bot.discord_ui.turn_pings import TurnPings
+from bot.discord_ui.views.pre_actions import back_view
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.i18n import ENGLISH, Language, Message, language_for, languages, tr
+from bot.tables.hand_runner import SAT_OUT_NOTICE
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from bot.tables.settings import TableSettings
 from bot.tables.tournament_status import (
@@ -211,9 +213,12 @@ class DiscordNotifier:
         self._deliver(self._send_hole_cards(state, user_id, cards))
 
     async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
+        """DM a note to one person; the note that they were sat out carries **I'm back**."""
         language = self.person_language(user_id, channel_id)
+        view = back_view(channel_id, language) if message == SAT_OUT_NOTICE else None
         self._deliver(self._direct_message(
-            user_id, f"{channel_link(channel_id)}: {language.render(message)}", notice=message))
+            user_id, f"{channel_link(channel_id)}: {language.render(message)}", notice=message,
+            view=view))
 
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float
@@ -587,13 +592,15 @@ class DiscordNotifier:
 
     async def _direct_message(
         self, user_id: int, text: str, *, notice: Message, closed_notice: Message | None = None,
-        image: bytes | None = None,
+        image: bytes | None = None, view: discord.ui.View | None = None,
     ) -> None:
-        """DM ``text`` (with the PNG ``image``) within the deadline; if that fails, leave
-        ``notice`` for the person's next interaction instead. When their DMs are closed,
-        ``closed_notice`` (if given) is left in its place, only the first time."""
+        """DM ``text`` (with the PNG ``image`` and the buttons of ``view``) within the
+        deadline; if that fails, leave ``notice`` for the person's next interaction instead.
+        When their DMs are closed, ``closed_notice`` (if given) is left in its place, only the
+        first time."""
         try:
-            await asyncio.wait_for(self._send_dm(user_id, text, image), self._dm_deadline)
+            await asyncio.wait_for(self._send_dm(user_id, text, image, view),
+                                   self._dm_deadline)
             return
         except discord.Forbidden as error:
             log.info("DM to user %s refused (error %s)", user_id, error.code)
@@ -609,13 +616,15 @@ class DiscordNotifier:
 
     async def _send_ping(self, user_id: int, text: str) -> None:
         """A turn ping by DM, within the DMs' deadline (``TimeoutError`` past it)."""
-        await asyncio.wait_for(self._send_dm(user_id, text, None), self._dm_deadline)
+        await asyncio.wait_for(self._send_dm(user_id, text, None, None), self._dm_deadline)
 
-    async def _send_dm(self, user_id: int, text: str, image: bytes | None) -> None:
+    async def _send_dm(self, user_id: int, text: str, image: bytes | None,
+                       view: discord.ui.View | None) -> None:
         """Send a DM; the DM channel is opened once per person (discord.py remembers only
         128 of them, so a busy bot would otherwise open one per hand and person, a call
         against the global rate limit) and kept in the book. A kept channel Discord no longer
         knows is opened again."""
+        buttons = discord.utils.MISSING if view is None else view
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None and self._dm_channel_book is not None:
             channel_id = await self._dm_channel_book.dm_channel(user_id)
@@ -623,11 +632,13 @@ class DiscordNotifier:
             channel_id = await self._open_dm_channel(user_id)
         _remember(self._dm_channels, user_id, channel_id)
         try:
-            await self._dm_channel(channel_id).send(text, files=_attachments(image))
+            await self._dm_channel(channel_id).send(text, files=_attachments(image),
+                                                    view=buttons)
         except discord.NotFound:
             channel_id = await self._open_dm_channel(user_id)
             _remember(self._dm_channels, user_id, channel_id)
-            await self._dm_channel(channel_id).send(text, files=_attachments(image))
+            await self._dm_channel(channel_id).send(text, files=_attachments(image),
+                                                    view=buttons)
 
     async def _open_dm_channel(self, user_id: int) -> int:
         channel_id = (await self._client.create_dm(discord.Object(user_id))).id

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_SITTING_OUT = 2
 """Turns in a row a person may let run out before they are sat out."""
+SAT_OUT_NOTICE = tr("Your time ran out twice in a row, so you are sitting out. "
+                    "Sit in again to play.")
+"""What a person sat out for their timeouts is told (a front end may offer a way back)."""
 
 
 class Played(enum.Enum):
@@ -316,8 +319,7 @@ class HandRunner:
 
     async def _tell_timeout(self, seat: Seat, user_id: int) -> None:
         if seat.sitting_out:
-            message = tr("Your time ran out twice in a row, so you are sitting out. "
-                         "Sit in again to play.")
+            message = SAT_OUT_NOTICE
         else:
             message = tr("Your time ran out, so you checked or folded.")
         await self._outbox.tell(user_id, message)

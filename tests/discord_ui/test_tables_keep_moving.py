@@ -72,9 +72,10 @@ async def test_a_person_who_never_acts_uses_the_bank_sits_out_and_comes_back(clu
 
         answer = await fake.slash(alice, club.channel, "cards")
         assert answer.ephemeral and "I'm back" in str(answer.components)
-        back = next(custom_id for custom_id in answer.message.custom_ids()
-                    if custom_id.startswith("holdem:back:"))
-        answer = await fake.click(alice, answer.message.id, back)
+        (told,) = [m for m in fake.dms(alice) if "sitting out" in m.content]  # told once
+        back = f"holdem:back:{club.channel}"
+        assert told.find_component(back)["label"] == "I'm back"
+        answer = await fake.click(alice, told.id, back)  # from the DM
         assert answer.ephemeral and "You are back in" in answer.all_text()
         assert not seat_of(bot, club, alice).sitting_out
         await fake.wait_until(lambda: seat_of(bot, club, alice).in_hand

@@ -95,6 +95,13 @@ SITTING_IN = tr("You are back in from the next hand.")
 """The answer to /sitin and to **I'm back**."""
 
 
+def back_view(channel_id: int, language: Language) -> discord.ui.View:
+    """**I'm back** alone, for the note that tells someone they were sat out."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(BackButton(channel_id, language))
+    return view
+
+
 def my_cards_view(choices: PreActionChoices | None, sitting_out_at: int | None,
                   language: Language) -> discord.ui.View | None:
     """The buttons of a My cards answer in ``language``: the pre-actions offered now
