@@ -61,6 +61,11 @@ CLOSE_ESTIMATED = 0.08
 """The same against ranges read from the actions: that reading is the hard bot's of a typical
 player, and preflop it knows nothing of position or of what later streets are worth to a
 hand, so an estimate 8 points off is no clear mistake."""
+MOST_READ = 4
+"""The most opponents a hint reads ranges for. Narrowed ranges collide when dealt together
+and are dealt again: against four they took 20-55 ms on the shared test machine, against six
+65-90 ms and against eight up to 280 ms, past a hint's 30 ms; and in a pot that crowded the
+reading of each player says little."""
 STRONG = HandCategory.STRAIGHT
 """Outs are the cards that lift a hand to a straight or better: the draws a player counts."""
 
@@ -91,8 +96,10 @@ class Hint:
     equity_vs_random: float
     """The share of the pot won on average against ``opponents`` random hands."""
     equity_vs_range: float | None
-    """The same against the ranges the opponents' actions imply, an estimate; ``None`` while
-    none of them has called, bet or raised (their range is any two cards, as above)."""
+    """The same against the ranges the actions of the opponents in the pot (``in_the_pot``)
+    imply, an estimate; ``None`` while none of them has called, bet or raised (their range is
+    any two cards, as above), with more than ``MOST_READ`` of them, or when those ranges can
+    hardly ever be dealt together (``equity_vs_ranges`` gives up)."""
 
 
 def hint(view: PlayerView, *, samples: int = HINT_SAMPLES,
@@ -112,12 +119,10 @@ def hint(view: PlayerView, *, samples: int = HINT_SAMPLES,
     made = evaluate([*hole, *board]) if board else None
     found = draws(hole, board)
     versus_range = None
-    if opponents and any(record.seat in opponents and record.kind in _VOLUNTARY
-                         for record in view.history):
-        ranges = [estimated_range(view, other) for other in opponents]
-        versus_range = equity_vs_ranges(
-            hole, board, [hand_range.combos for hand_range in ranges],
-            weights=[hand_range.weights for hand_range in ranges], samples=samples, rng=rng)
+    in_pot = in_the_pot(view)
+    if 0 < len(in_pot) <= MOST_READ and any(
+            record.seat in in_pot and record.kind in _VOLUNTARY for record in view.history):
+        versus_range = _versus_ranges(view, in_pot, {}, samples, rng)
     return Hint(
         starting_hand=hand_class(hole),
         made_rank=made,
@@ -324,17 +329,34 @@ def _equity_now(view: PlayerView, opponents: Sequence[int], shown: dict[int, tup
     if all(other in shown for other in opponents):
         return _exact_share((view.hole_cards, *(shown[other] for other in opponents)),
                             view.board), False
+    share = _versus_ranges(view, opponents, shown, samples, rng)
+    if share is None:  # the ranges read cannot be dealt together: any two cards instead
+        share = _versus_ranges(view, opponents, shown, samples, rng, read=False)
+    assert share is not None  # any two cards can always be dealt around the shown ones
+    return share, True
+
+
+def _versus_ranges(view: PlayerView, opponents: Sequence[int],
+                   shown: dict[int, tuple[Card, ...]], samples: int, rng: random.Random, *,
+                   read: bool = True) -> float | None:
+    """The player's equity against the cards each opponent showed, and for the others the
+    range their actions imply (``read``) or any two cards; ``None`` when those ranges can
+    hardly ever be dealt together (several opponents read to hold the same few cards)."""
     combos, weights = [], []
     for other in opponents:
         if other in shown:
             combos.append(np.array([shown[other]]))
             weights.append(np.ones(1))
         else:
-            hand_range = estimated_range(view, other)
+            dead = (*view.hole_cards, *view.board)
+            hand_range = estimated_range(view, other) if read else Range.any_two(dead)
             combos.append(hand_range.combos)
             weights.append(hand_range.weights)
-    return equity_vs_ranges(view.hole_cards, view.board, combos, weights=weights,
-                            samples=samples, rng=rng), True
+    try:
+        return equity_vs_ranges(view.hole_cards, view.board, combos, weights=weights,
+                                samples=samples, rng=rng)
+    except ValueError:
+        return None
 
 
 @lru_cache(maxsize=64)

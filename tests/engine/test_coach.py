@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import parse_cards
-from engine.coach import StraightDraw, Verdict, hint, outs, review
+from engine.coach import MOST_READ, StraightDraw, Verdict, hint, outs, review
 from engine.equity import equity
 from engine.evaluator import HandCategory, category
 from engine.hand import Hand
@@ -47,6 +47,15 @@ def test_a_range_estimate_appears_once_an_opponent_bets_and_is_lower_against_a_r
     found = hint(hand.view(0))
     assert found.equity_vs_range is not None
     assert found.equity_vs_range < found.equity_vs_random  # a raiser holds better than random
+
+
+def test_a_crowded_pot_gets_no_range_estimate():
+    """Six-handed, a raise called all round: five opponents are more than a hint reads."""
+    hand = hand_with_cards([1000] * 6, ["Ah Kc", "7c 7d", "2s 3s", "Qs Qc", "9h 8h", "Jd Tc"],
+                           BOARD)
+    apply_actions(hand, ["raise 30", "call", "call", "call", "call"])
+    found = hint(hand.view(2))  # the big blind, to act
+    assert found.opponents == 5 > MOST_READ and found.equity_vs_range is None
 
 
 def test_a_hint_is_the_same_whatever_the_opponents_hold():
