@@ -211,7 +211,9 @@ async def test_sitting_out_player_posts_blinds_and_is_folded(tmp_path: Path) -> 
         prompts_before = len(h.notifier.prompts)
         hands_before = len(h.notifier.outcomes)
         await h.manager.run_hands(CHANNEL, 6)
-        later = h.notifier.outcomes[hands_before + 1:]
+        # Those six hands only: the table deals on by itself meanwhile, and on a busy machine
+        # enough more hands can pass before the checks to blind her out (then she is in none).
+        later = h.notifier.outcomes[hands_before + 1:hands_before + 6]
         assert len(later) >= 4
         # Dealt into every hand; never put in more than a blind and an ante (she checks or
         # folds at once), and she did post blinds.
