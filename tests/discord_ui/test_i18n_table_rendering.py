@@ -143,7 +143,7 @@ class FakeGuild:
 class Channel:
     sent: list[str]
 
-    async def send(self, text: str, files: object = None) -> None:
+    async def send(self, text: str, files: object = None, view: object = None) -> None:
         self.sent.append(text)
 
 
