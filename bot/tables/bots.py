@@ -1,8 +1,8 @@
 """A bot opponent at a table: its strategy, its own random stream, and where it thinks.
 
 Measured per postflop decision: "easy" takes microseconds; "medium", "hard" and "expert"
-simulate equity, median about 1 ms, p99 under 6 ms, worst about 20 ms. Handing such a
-decision to a thread costs more CPU than making it (the GIL gives no parallelism, and the
+simulate equity, median about 1 ms, p99 about 11 ms six-handed, worst about 20 ms. Handing
+such a decision to a thread costs more CPU than making it (the GIL gives no parallelism, and the
 event loop then waits for the GIL), so without a ``BotWorker`` every decision runs inline,
 where the table's turn budget in ``StepPacer`` keeps the loop's slices short. With a worker,
 simulating decisions run in its process, on another core; when the worker fails (dies, or
