@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.actions import Action, ActionKind, Street
-from engine.equity import equity_vs_ranges
+from engine.equity import equity_vs_random, equity_vs_ranges
 from engine.strategies import push_fold, short_stack
 from engine.strategies.hand_reading import board_wetness, draws
 from engine.strategies.moves import (
@@ -193,11 +193,15 @@ class HardStrategy:
             lines: tuple[float, ...] = (value_line, BLUFF_CEILING)
         else:
             lines = (raise_line, need + 0.02 - implied)
-        equity = equity_vs_ranges(
-            view.hole_cards, view.board, [hand_range.combos for hand_range in ranges],
-            weights=[hand_range.weights for hand_range in ranges], samples=SAMPLES, rng=rng,
-            thresholds=lines,
-        )
+        try:
+            equity = equity_vs_ranges(
+                view.hole_cards, view.board, [hand_range.combos for hand_range in ranges],
+                weights=[hand_range.weights for hand_range in ranges], samples=SAMPLES, rng=rng,
+                thresholds=lines,
+            )
+        except ValueError:  # reads that no deal satisfies at once: weigh against any hands
+            equity = equity_vs_random(view.hole_cards, view.board, len(opponents),
+                                      samples=SAMPLES, rng=rng, thresholds=lines)
         fold_rate = np.mean([self.model.notes(seat).fold_to_bet for seat in opponents])
         value_size = 0.5 + 0.3 * board_wetness(view.board)
         if legal.can_check:

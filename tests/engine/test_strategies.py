@@ -484,3 +484,21 @@ def test_strong_draws_in_a_range_are_flush_draws_and_open_enders_using_a_hole_ca
     assert strong_draws(combos, board).tolist() == [True, False, True, True, False, False, True]
     four_hearts = parse_cards("Kh 9h 8h 2h")
     assert not strong_draws(np.array([parse_cards("As Ac")]), four_hearts).any()
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_bot_decides_when_its_reads_of_the_opponents_cannot_all_be_true(level, monkeypatch):
+    """Reads narrowed from actions can put several opponents on the same few cards, which
+    no deal gives them all at once (``equity_vs_ranges`` gives up): the bot then weighs its
+    hand against any hands instead of failing its turn (which refunded the whole hand)."""
+    three_way = spot(["7c 2d", "Ah Kh", "Qs Qd"], "Kd 9h 4c",
+                     actions=["call", "call", "check", "check", "check"])
+    only_kings = np.zeros(len(Range.any_two().all_weights))
+    kings = parse_cards("Kc Ks")
+    only_kings[[index for index, combo in enumerate(Range.any_two().combos)
+                 if set(combo) == set(kings)]] = 1.0
+    bot = make_strategy(level)
+    monkeypatch.setattr(bot, "_range_of", lambda view, seat: Range(only_kings))
+    view = three_way.view(three_way.to_act)
+    action = bot.decide(view, random.Random(1))
+    assert three_way.legal_actions().allows(action)
