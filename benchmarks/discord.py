@@ -16,7 +16,8 @@ and wait for the answer. Busted people ``/join`` again.
 
 Figures, over the measured seconds (opened once every table has dealt its first hand): hands
 finished and hands/s; CPU per hand of the bot process (``/proc``), split into its event-loop
-thread, its other threads (images, the ledger's SQLite thread) and its bot worker processes;
+thread, its other threads (the ledger's SQLite thread; images too with PICTURE_WORKER=off),
+its bot worker process and its picture worker process;
 the CPU of this process (the fake Discord and the simulated people) and of the machine;
 Discord requests per hand by kind, those that count against the global rate limit, and bytes
 uploaded per hand (request bodies, and of them attached files); click-to-answer latency for
@@ -40,7 +41,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ from benchmarks.bot_probe import (
     PROFILE_VARIABLE,
 )
 from benchmarks.tables import MachineSample, percentile, positive, process_cpu_seconds
+from bot.render.pictures import PROCESS_NAME as PICTURES_NAME
 from engine.strategies import LEVELS
 from tests.fake_discord import (
     CallKind,
@@ -262,17 +264,27 @@ class BotCpu:
     event_loop: float
     other_threads: float
     bot_worker: float
+    picture_worker: float
 
     @classmethod
     def of(cls, pid: int) -> BotCpu:
         loop = _thread_seconds(pid, pid)  # the main thread runs the event loop
+        workers = _descendants(pid)
+        pictures = [worker for worker in workers if _process_name(worker) == PICTURES_NAME]
         return cls(loop, process_cpu_seconds([pid]) - loop,
-                   process_cpu_seconds(_descendants(pid)))
+                   process_cpu_seconds([worker for worker in workers
+                                        if worker not in pictures]),
+                   process_cpu_seconds(pictures))
 
     def __sub__(self, earlier: BotCpu) -> BotCpu:
-        return BotCpu(self.event_loop - earlier.event_loop,
-                      self.other_threads - earlier.other_threads,
-                      self.bot_worker - earlier.bot_worker)
+        return BotCpu(*(mine - theirs for mine, theirs in zip(
+            astuple(self), astuple(earlier), strict=True)))
+
+
+def _process_name(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    return ""
 
 
 def _thread_seconds(pid: int, tid: int) -> float:

@@ -54,6 +54,10 @@ class Settings:
     second core to work. Off, they think on the process's event loop: the better choice when a
     machine runs as many bot processes as it has cores, where workers would only make the
     processes take turns on the cores (README, Running at scale, has the figures)."""
+    picture_worker: bool = True
+    """``PICTURE_WORKER``: table and card images are drawn in a worker process of their own
+    (``bot.render.pictures``), off the event loop's GIL. Off, in threads of the bot's process:
+    as with ``bot_worker``, for a machine running as many bot processes as it has cores."""
 
     @property
     def database(self) -> str | Path:
@@ -63,7 +67,8 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL,
-        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS, DISCORD_API_BASE and BOT_WORKER.
+        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS, DISCORD_API_BASE, BOT_WORKER and
+        PICTURE_WORKER.
 
         Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
@@ -84,6 +89,8 @@ class Settings:
             shard_lease=_lease(env.get("SHARD_LEASE_SECONDS", "").strip()),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "")),
             bot_worker=_switch("BOT_WORKER", env.get("BOT_WORKER", ""), default=True),
+            picture_worker=_switch("PICTURE_WORKER", env.get("PICTURE_WORKER", ""),
+                                   default=True),
         )
 
 

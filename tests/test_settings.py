@@ -86,12 +86,15 @@ def test_a_database_url_that_is_not_one_is_rejected_without_showing_a_password(u
 @pytest.mark.parametrize(("text", "expected"), [
     ("", True), ("on", True), (" OFF ", False), ("false", False), ("0", False), ("yes", True),
 ])  # fmt: skip
-def test_bot_worker_is_on_unless_switched_off(text: str, expected: bool):
-    assert Settings.from_env({"BOT_WORKER": text}).bot_worker is expected
-    assert Settings.from_env({}).bot_worker is True
+@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER"])
+def test_a_worker_is_on_unless_switched_off(variable: str, text: str, expected: bool):
+    field = variable.lower()
+    assert getattr(Settings.from_env({variable: text}), field) is expected
+    assert getattr(Settings.from_env({}), field) is True
 
 
+@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER"])
 @pytest.mark.parametrize("text", ["maybe", "2", "offf"])
-def test_a_bot_worker_switch_that_is_neither_on_nor_off_is_rejected(text: str):
-    with pytest.raises(SettingsError, match=f"BOT_WORKER must be on or off, not '{text}'"):
-        Settings.from_env({"BOT_WORKER": text})
+def test_a_worker_switch_that_is_neither_on_nor_off_is_rejected(variable: str, text: str):
+    with pytest.raises(SettingsError, match=f"{variable} must be on or off, not '{text}'"):
+        Settings.from_env({variable: text})

@@ -19,8 +19,7 @@ import yarl
 from discord.ext import commands
 
 from bot.discord_ui.cogs import EXTENSIONS
-from bot.discord_ui.live_table import TableImages
-from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, CardsRenderer, DiscordNotifier
+from bot.discord_ui.notifier import DM_DEADLINE_SECONDS, DiscordNotifier
 from bot.discord_ui.replies import language_of
 from bot.discord_ui.translator import CatalogTranslator
 from bot.discord_ui.tree import HoldemCommandTree
@@ -31,7 +30,7 @@ from bot.discord_ui.views.run_it_twice import RunItTwiceButton
 from bot.discord_ui.views.table_controls import answer_table_click
 from bot.ledger import Ledger, LedgerError, ShardClaimLost
 from bot.process import PROCESS_TOKEN
-from bot.render import render_cards, render_table, table_image_key
+from bot.render.pictures import Pictures
 from bot.settings import Settings
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
@@ -111,6 +110,8 @@ class HoldemBot(commands.AutoShardedBot):
     notifier: DiscordNotifier
     tables: TableManager
     lost_claim: ShardClaimLost | None = None
+    pictures: Pictures | None = None
+    """Draws the table and card images (``None`` with ``draw_images`` off)."""
 
     def __init__(self, settings: Settings, options: BotOptions) -> None:
         # The bot plays no audio: discord.py's switches for its warnings that the voice
@@ -147,10 +148,13 @@ class HoldemBot(commands.AutoShardedBot):
                                 self.settings.shard_lease)
         await self.lease.acquire()
         self.lease.keep(self._claim_lost)
-        table_images, render_cards = _renderers(self.options.draw_images)
+        self.pictures = Pictures(worker=self.settings.picture_worker) \
+            if self.options.draw_images else None
+        if self.pictures is not None:
+            self.pictures.start()
         self.notifier = DiscordNotifier(
             self, edit_interval=self.options.edit_interval,
-            table_images=table_images, render_cards=render_cards,
+            pictures=self.pictures,
             dm_deadline=self.options.dm_deadline,
             remember_message=self._remember_table_message,
             dm_channel_book=LedgerDmChannels(self.ledger),
@@ -264,6 +268,8 @@ class HoldemBot(commands.AutoShardedBot):
             await self.tables.shutdown()
         if hasattr(self, "notifier"):
             await self.notifier.close()
+        if self.pictures is not None:
+            self.pictures.close()
         if hasattr(self, "lease") and self.lost_claim is None:
             try:
                 await self.lease.release()
@@ -278,9 +284,3 @@ class HoldemBot(commands.AutoShardedBot):
 def create_bot(settings: Settings | None = None, options: BotOptions | None = None) -> HoldemBot:
     """The unstarted bot; with ``settings=None`` they are read from the environment."""
     return HoldemBot(settings or Settings.from_env(), options or BotOptions())
-
-
-def _renderers(draw_images: bool) -> tuple[TableImages | None, CardsRenderer | None]:
-    if not draw_images:
-        return None, None
-    return TableImages(draw=render_table, key=table_image_key), render_cards

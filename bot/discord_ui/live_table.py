@@ -11,12 +11,11 @@ of the three that counts against the bot's global rate limit.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -25,36 +24,10 @@ from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
 from bot.discord_ui.table_clicks import Interaction, TableClicks
 from bot.discord_ui.views.table_controls import PrebuiltControls, table_components
 from bot.i18n import ENGLISH, Language
+from bot.render.pictures import Pictures
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 
 log = logging.getLogger(__name__)
-
-class TableDrawing(Protocol):
-    """Draws the table image (PNG) of ``state`` with its words in ``language``."""
-
-    def __call__(self, state: TableState, *, language: Language) -> bytes: ...
-
-
-class TableDrawingKey(Protocol):
-    """What ``TableDrawing`` would draw, as a digest: equal keys, equal pictures."""
-
-    def __call__(self, state: TableState, *, language: Language) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class TableImages:
-    """How the table message gets its picture: ``key`` tells, far more cheaply than drawing,
-    whether the picture changed, so an edit that changes only words uploads none."""
-
-    draw: TableDrawing
-    key: TableDrawingKey
-
-    def draw_if_changed(self, state: TableState, language: Language,
-                        shown: str | None) -> tuple[str, bytes | None]:
-        """The picture's key, and the PNG unless ``shown`` (the key of the picture on the
-        message) says it is already there."""
-        key = self.key(state, language=language)
-        return key, None if key == shown else self.draw(state, language=language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +51,12 @@ class LiveTableMessage:
         channel_id: int,
         *,
         min_interval: float,
-        images: TableImages | None = None,
+        pictures: Pictures | None = None,
         on_posted: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         self._client = client
         self.channel_id = channel_id
-        self._images = images
+        self._pictures = pictures
         self._shown_image: str | None = None
         """The key of the picture on ``message`` (``None``: none known)."""
         self._on_posted = on_posted
@@ -165,12 +138,12 @@ class LiveTableMessage:
 
     async def _picture(self, snapshot: TableSnapshot,
                        shown: str | None) -> tuple[str | None, bytes | None]:
-        """The key of the snapshot's picture (``None`` without images) and its PNG, drawn off
-        the event loop unless ``shown`` is that key already."""
-        if self._images is None:
+        """The key of the snapshot's picture (``None`` without pictures) and its PNG, unless
+        ``shown`` is that key already: all of it off the event loop (``Pictures``)."""
+        if self._pictures is None:
             return None, None
-        return await asyncio.to_thread(self._images.draw_if_changed, snapshot.state,
-                                       snapshot.language, shown)
+        return await self._pictures.table(snapshot.state, language=snapshot.language,
+                                          shown=shown)
 
     async def _edit(self, message: discord.Message | discord.PartialMessage,
                     embed: discord.Embed, files: Callable[[], Any],

@@ -36,7 +36,7 @@ import discord
 
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_COLOUR, channel_link, countdown, hole_cards_text
-from bot.discord_ui.live_table import LiveTableMessage, TableImages, TableSnapshot
+from bot.discord_ui.live_table import LiveTableMessage, TableSnapshot
 from bot.discord_ui.tournament_embeds import (
     board_title,
     cancelled_by_restart_embed,
@@ -47,6 +47,7 @@ from bot.discord_ui.turn_pings import TurnPings
 from bot.discord_ui.views.pre_actions import back_view
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.i18n import ENGLISH, Language, Message, language_for, languages, tr
+from bot.render.pictures import Pictures
 from bot.tables.hand_runner import SAT_OUT_NOTICE
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from bot.tables.settings import TableSettings
@@ -100,7 +101,6 @@ MAX_TOURNAMENT_BOARDS = 1_000
 """Status messages of tournaments kept (a finished or cancelled one is forgotten once shown;
 beyond this many, the oldest boards are dropped and a new message would be posted)."""
 
-CardsRenderer = Callable[[Sequence[Card]], bytes]
 TakeTableMessages = Callable[[Collection[int]], Awaitable[dict[int, int]]]
 """The remembered table messages of some channels, forgotten as handed out (the ledger's
 ``take_table_messages``)."""
@@ -132,8 +132,8 @@ class DiscordNotifier:
     """Shows tables in their channels and talks privately to players.
 
     ``edit_interval`` is the minimum time between two edits of one table message (Discord
-    allows about five edits per five seconds per channel). The renderers draw the table and
-    card images; without them the messages are text only.
+    allows about five edits per five seconds per channel). ``pictures`` draws the table and
+    card images; without it the messages are text only.
     """
 
     def __init__(
@@ -141,8 +141,7 @@ class DiscordNotifier:
         client: discord.Client,
         *,
         edit_interval: float = 1.2,
-        table_images: TableImages | None = None,
-        render_cards: CardsRenderer | None = None,
+        pictures: Pictures | None = None,
         dm_deadline: float = DM_DEADLINE_SECONDS,
         remember_message: Callable[[int, int], Awaitable[None]] | None = None,
         dm_channel_book: DmChannelBook | None = None,
@@ -152,8 +151,7 @@ class DiscordNotifier:
         self._remember_message = remember_message
         self._dm_deadline = dm_deadline
         self._edit_interval = edit_interval
-        self._table_images = table_images
-        self._render_cards = render_cards
+        self._pictures = pictures
         self._live: dict[int, LiveTableMessage] = {}
         self._states: dict[int, TableState] = {}
         self._turns: dict[int, tuple[int, TurnPrompt]] = {}
@@ -440,9 +438,9 @@ class DiscordNotifier:
         return None if png is None else _attachment(png)
 
     async def _cards_png(self, cards: Sequence[Card]) -> bytes | None:
-        if self._render_cards is None:
+        if self._pictures is None:
             return None
-        return await asyncio.to_thread(self._render_cards, cards)
+        return await self._pictures.cards(cards)
 
     async def flush(self) -> None:
         """Wait until every table message and tournament board shows its latest state, and
@@ -486,7 +484,7 @@ class DiscordNotifier:
         live = self._live.get(channel_id)
         if live is None:
             live = LiveTableMessage(self._client, channel_id, min_interval=self._edit_interval,
-                                    images=self._table_images,
+                                    pictures=self._pictures,
                                     on_posted=self._remember_message)
             self._live[channel_id] = live
         return live

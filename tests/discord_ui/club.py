@@ -44,7 +44,7 @@ class Club:
     database: Path
 
     def new_bot(self, *, seed: int = 7, draw_images: bool = False,
-                bots_in_worker_process: bool = False,
+                bots_in_worker_process: bool = False, pictures_in_worker_process: bool = False,
                 cooldowns: Mapping[str, tuple[int, float]] | None = None,
                 edit_interval: float = 0.02, api_base: str | None = None,
                 table_settings: TableSettings = TEST_TABLE) -> HoldemBot:
@@ -53,7 +53,8 @@ class Club:
         ``table_settings`` are the servers' defaults (by default hands start on /start and
         nobody times out)."""
         settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id,
-                            discord_api_base=api_base, bot_worker=bots_in_worker_process)
+                            discord_api_base=api_base, bot_worker=bots_in_worker_process,
+                            picture_worker=pictures_in_worker_process)
         options = BotOptions(edit_interval=edit_interval, table_settings=table_settings,
                              rng=random.Random(seed), draw_images=draw_images,
                              guild_ready_timeout=0.01, dm_deadline=0.5,

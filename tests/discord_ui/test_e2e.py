@@ -37,8 +37,10 @@ pytestmark = pytest.mark.slow
 
 
 async def test_a_hand_is_played_to_showdown_with_cards_only_in_their_owners_dms(club: Club):
-    # As in production: table images drawn, the bot opponent thinking in the worker process.
-    bot = await club.start_bot(draw_images=True, bots_in_worker_process=True)
+    # As in production: table images drawn in their worker process, the bot opponent
+    # thinking in its own.
+    bot = await club.start_bot(draw_images=True, bots_in_worker_process=True,
+                               pictures_in_worker_process=True)
     await seat_two_and_a_bot(club, bot)
     await start_hand(club, bot, club.bob)
     await club.fake.wait_until(  # the DMs go out concurrently
