@@ -29,7 +29,7 @@ from typing import TypeVar
 from bot.i18n import Language
 from bot.i18n.languages import languages
 from bot.render.cards_image import render_cards
-from bot.render.table_image import render_table, table_image_key
+from bot.render.table_image import pieces_key, render_pieces, table_pieces
 from bot.tables.notifier import TableState
 from engine.cards import Card, parse_cards
 
@@ -48,9 +48,9 @@ def table_picture(state: TableState, language_code: str,
     """The key of ``state``'s table picture (``table_image_key``), and its PNG unless
     ``shown``, the key of the picture already on the message, says it has not changed. The
     language goes by its code: a ``Language`` holds its catalog, which stays out of the pipe."""
-    language = languages()[language_code]
-    key = table_image_key(state, language=language)
-    return key, None if key == shown else render_table(state, language=language)
+    pieces = table_pieces(state, language=languages()[language_code])
+    key = pieces_key(pieces)
+    return key, None if key == shown else render_pieces(pieces)
 
 
 PROCESS_NAME = "holdem-pictures"
