@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_ui.direct_edits import TableEdit, answer_with_table, edit_through_token
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
 from bot.discord_ui.table_clicks import Interaction, TableClicks
@@ -107,11 +108,12 @@ class LiveTableMessage:
         key, image = await self._picture(snapshot, self._shown_image if editing else None)
         embed = table_embed(snapshot.state, snapshot.outcome, with_image=key is not None,
                             language=snapshot.language)
-        view = PrebuiltControls(table_components(snapshot.state, snapshot.prompt,
-                                                 snapshot.language))
+        components = table_components(snapshot.state, snapshot.prompt, snapshot.language)
+        view = PrebuiltControls(components)
         if self.message is not None and editing:
             self._shown_image = None  # unknown until the edit is known to have landed
-            if await self._edit(self.message, embed, _files(image), view):
+            edit = TableEdit(embed.to_dict(), components, image, TABLE_IMAGE_NAME)
+            if await self._edit(self.message, edit, embed, view):
                 self._shown_image = key
                 return
             log.info("table message in channel %s was deleted; posting a new one",
@@ -123,7 +125,7 @@ class LiveTableMessage:
         old, self._repost_next = self.message, False
         channel = self._client.get_partial_messageable(self.channel_id)
         try:
-            self.message = await channel.send(embed=embed, files=_files(image)(), view=view)
+            self.message = await channel.send(embed=embed, files=_files(image), view=view)
         except discord.NotFound:  # the channel is gone; its deletion closes the table
             log.info("channel %s is gone: its table message went with it", self.channel_id)
             return
@@ -145,18 +147,16 @@ class LiveTableMessage:
         return await self._pictures.table(snapshot.state, language=snapshot.language,
                                           shown=shown)
 
-    async def _edit(self, message: discord.Message | discord.PartialMessage,
-                    embed: discord.Embed, files: Callable[[], Any],
-                    view: PrebuiltControls) -> bool:
+    async def _edit(self, message: discord.Message | discord.PartialMessage, edit: TableEdit,
+                    embed: discord.Embed, view: PrebuiltControls) -> bool:
         """Edit the table message in place, the cheapest way that works; ``False`` when it is
-        gone. ``files`` makes the attachments afresh for each try (a file is read once), or
-        leaves the message's own picture in place."""
+        gone. Clicks and tokens carry ``edit`` as it is (``direct_edits``); the channel edit,
+        the rare last resort, goes through discord.py with ``embed`` and ``view``."""
         message_id = message.id
         click = self.clicks.claim(message_id)
         if click is not None:
             try:
-                await click.interaction.response.edit_message(
-                    embed=embed, attachments=files(), view=view)
+                await answer_with_table(click.interaction, edit)
                 self.clicks.answered(click, message_id)
                 return True
             except (discord.HTTPException, discord.InteractionResponded) as error:
@@ -166,20 +166,20 @@ class LiveTableMessage:
         token = self.clicks.token(message_id)
         if token is not None:
             try:
-                await token.edit_original_response(embed=embed, attachments=files(), view=view)
+                await edit_through_token(token, edit)
                 return True
             except discord.HTTPException as error:
                 log.info("editing the table through a click's token failed: %r", error)
                 self.clicks.failed(token)
         try:
-            await message.edit(embed=embed, attachments=files(), view=view)
+            await message.edit(embed=embed, attachments=_files(edit.picture), view=view)
             return True
         except discord.NotFound:
             return False
 
 
-def _files(png: bytes | None) -> Callable[[], Any]:
-    """The table image as a fresh attachment list each time it is called; without one,
-    ``MISSING``: an edit then keeps the picture the message has (none without images)."""
-    return lambda: discord.utils.MISSING if png is None else [
+def _files(png: bytes | None) -> Any:
+    """The table image as a new attachment list; without one, ``MISSING``: an edit then
+    keeps the picture the message has (none without images)."""
+    return discord.utils.MISSING if png is None else [
         discord.File(io.BytesIO(png), filename=TABLE_IMAGE_NAME)]
