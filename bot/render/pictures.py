@@ -3,38 +3,34 @@
 With pictures on, drawing is about half of the bot's CPU per hand (``benchmarks.discord``).
 In threads it shares the one GIL with the event loop: the process then saturates at one
 core while the machine has more, and the loop waits behind a picture, which is what a
-click's answer feels. A worker process draws on another core; its caches of drawn pieces and
-compressed bands (``table_image``) stay warm across pictures, and what crosses is small (a
-table's public state out, a key and a PNG of 10-15 KB back). Even whether the table's
-picture changed is decided there, so the event loop does none of the drawing's work.
-
-A stdlib ``ProcessPoolExecutor`` of one process carries it: pictures need no order and keep
-no state for the bot, unlike bot opponents (``bot.tables.bot_worker``). When the process dies
-or misses ``PICTURE_DEADLINE``, it is replaced and that picture is drawn in a thread, so a
-table is never left without its picture nor made to wait twice.
+click's answer feels. A worker process (``bot.worker_link``) draws on another core; its
+caches of drawn pieces and compressed bands (``table_image``) stay warm across pictures, and
+what crosses is small (a table's public state out, a key and a PNG of 10-15 KB back). Even
+whether the table's picture changed is decided there, so the event loop does none of the
+drawing's work. When the worker dies or misses ``PICTURE_DEADLINE``, it is replaced and that
+picture is drawn in a thread, so a table is never left without its picture nor made to wait
+twice.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from bot.i18n import Language
 from bot.i18n.languages import languages
 from bot.render.cards_image import render_cards
 from bot.render.table_image import pieces_key, render_pieces, table_pieces
 from bot.tables.notifier import TableState
+from bot.worker_link import WorkerFailed, WorkerLink
 from engine.cards import Card, parse_cards
 
 log = logging.getLogger(__name__)
 
+PROCESS_NAME = "holdem-pictures"
+"""The worker's name in ``ps`` and ``top`` (Linux), beside the bot's own process."""
 PICTURE_DEADLINE = 10.0
 """Seconds a picture may take in the worker before the worker is taken for hung: a picture
 takes 3 to 6 ms, and a start (spawning, importing Pillow and numpy, making the palette)
@@ -53,20 +49,19 @@ def table_picture(state: TableState, language_code: str,
     return key, None if key == shown else render_pieces(pieces)
 
 
-PROCESS_NAME = "holdem-pictures"
-"""The worker's name in ``ps`` and ``top`` (Linux), beside the bot's own process."""
-
-
-def _name_process() -> None:
-    """Name the worker process (``PROCESS_NAME``) where the system lets a process name
-    itself; elsewhere it keeps Python's name."""
-    with contextlib.suppress(OSError):
-        Path("/proc/self/comm").write_text(PROCESS_NAME)
-
-
 def _prepare() -> None:
     """Make the palette and its lookup table (a fifth of a second) before a table waits."""
     render_cards(parse_cards("As"))
+
+
+def _call(message: object) -> object:
+    """In the worker: ``function(*arguments)`` for a message ``(function, arguments)``."""
+    function, arguments = cast(tuple[Callable[..., object], tuple[object, ...]], message)
+    return function(*arguments)
+
+
+def _caller() -> Callable[[object], object]:
+    return _call
 
 
 class Pictures:
@@ -74,13 +69,12 @@ class Pictures:
     process with ``worker``, else in threads."""
 
     def __init__(self, *, worker: bool) -> None:
-        self.worker = worker
-        self._pool: ProcessPoolExecutor | None = None
+        self.worker = WorkerLink(_caller, name=PROCESS_NAME) if worker else None
 
     def start(self) -> None:
         """Start the worker process now rather than at the first picture."""
-        if self.worker:
-            self._running_pool().submit(_prepare)
+        if self.worker is not None:
+            self.worker.tell((_prepare, ()))
 
     async def table(self, state: TableState, *, language: Language,
                     shown: str | None) -> tuple[str, bytes | None]:
@@ -92,35 +86,14 @@ class Pictures:
         return await self._draw(render_cards, tuple(cards))
 
     async def _draw(self, draw: Callable[..., T], *arguments: object) -> T:
-        if not self.worker:
-            return await asyncio.to_thread(draw, *arguments)
-        pool = self._running_pool()
-        try:
-            return await asyncio.wait_for(
-                asyncio.wrap_future(pool.submit(draw, *arguments)), PICTURE_DEADLINE)
-        except (BrokenProcessPool, TimeoutError) as error:
-            log.warning("the picture worker %s: starting another, drawing this one here",
-                        "missed its deadline" if isinstance(error, TimeoutError) else "died")
-            self._stop(pool)
-            return await asyncio.to_thread(draw, *arguments)
-
-    def _running_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawn, not fork: a fork would copy the locks of the bot's threads mid-use
-            self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_name_process)
-        return self._pool
-
-    def _stop(self, pool: ProcessPoolExecutor) -> None:
-        if self._pool is pool:
-            self._pool = None
-        # Python 3.11's executor cannot kill its workers, and a hung one would outlive it
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        if self.worker is not None:
+            try:
+                return cast(T, await self.worker.ask((draw, arguments), PICTURE_DEADLINE))
+            except WorkerFailed as error:
+                log.warning("%s: drawing this picture here", error)
+        return await asyncio.to_thread(draw, *arguments)
 
     def close(self) -> None:
         """Stop the worker process; pictures still being drawn are dropped."""
-        if self._pool is not None:
-            self._stop(self._pool)
+        if self.worker is not None:
+            self.worker.close()

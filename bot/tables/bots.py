@@ -14,8 +14,9 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.tables.bot_worker import BotWorker, BotWorkerFailed
+from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import UnknownBotLevel
+from bot.worker_link import WorkerFailed
 from engine.actions import Action, Street
 from engine.strategies import STRATEGIES, make_strategy
 from engine.view import PlayerView
@@ -60,11 +61,11 @@ class Bot:
     async def decide(self, view: PlayerView, worker: BotWorker | None = None) -> Action:
         """The bot's action for its turn in ``view``: in ``worker`` when one is given, the
         decision simulates and the worker is ready and not backed up; else, or when the worker
-        fails to answer (``BotWorkerFailed``), inline."""
+        fails to answer (``WorkerFailed``), inline."""
         if worker is not None and self.simulates(view) and worker.has_room():
             try:
                 return await worker.decide(self.id, self.level, view)
-            except BotWorkerFailed:
+            except WorkerFailed:
                 pass  # the worker died or hung (and is being replaced): decide here
         return self.strategy.decide(view, self.rng)
 

@@ -17,7 +17,7 @@ import time
 from bot.errors import HoldemError
 from bot.i18n import tr
 from bot.ledger import LedgerUnavailable
-from bot.tables.bot_worker import BotWorker, BotWorkerFailed
+from bot.tables.bot_worker import BotWorker
 from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
 from bot.tables.ledger_port import TableLedger
@@ -29,6 +29,7 @@ from bot.tables.run_it_twice import RunItTwiceQuestion
 from bot.tables.seats import Seat
 from bot.tables.settlement import finished_result, hand_outcome, participants
 from bot.tables.snapshots import PublicState
+from bot.worker_link import WorkerFailed
 from engine.actions import Action, ActionKind
 from engine.cards import Deck
 from engine.hand import Hand
@@ -145,7 +146,7 @@ class HandRunner:
             log.exception("table %s: hand %s failed; refunding it", self._channel_id,
                           self._current.last_id)
             self.last_error = error
-            if failed_bot is not None and not isinstance(error, BotWorkerFailed):
+            if failed_bot is not None and not isinstance(error, WorkerFailed):
                 failed_bot.sitting_out = True
             await self._refund()
             self._doorbell.check()

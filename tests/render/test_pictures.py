@@ -29,9 +29,9 @@ async def worker() -> AsyncIterator[Pictures]:
     pictures.close()
 
 
-def worker_pids(pictures: Pictures) -> list[int]:
-    pool = pictures._pool
-    return [] if pool is None else [process.pid for process in pool._processes.values()]
+def worker_pids(pictures: Pictures) -> tuple[int, ...]:
+    assert pictures.worker is not None
+    return pictures.worker.process_ids()
 
 
 def running(pid: int) -> bool:
