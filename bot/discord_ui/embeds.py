@@ -116,10 +116,14 @@ def seat_line(seat: SeatState, state: TableState, language: Language = ENGLISH) 
         parts.append(language.render(tr("bet {amount}", amount=seat.bet)))
     if seat.shown_cards:
         parts.append(language.render(tr("shows {cards}", cards=cards_text(seat.shown_cards))))
-    parts.extend(language.render(word) for word, on in (
-        (tr_c("seat", "folded"), seat.folded), (tr_c("seat", "all-in"), seat.all_in),
-        (tr_c("seat", "sitting out"), seat.sitting_out), (tr_c("seat", "leaving"), seat.leaving),
-    ) if on)
+    if seat.folded:
+        parts.append(language.render(tr_c("seat", "folded")))
+    if seat.all_in:
+        parts.append(language.render(tr_c("seat", "all-in")))
+    if seat.sitting_out:
+        parts.append(language.render(tr_c("seat", "sitting out")))
+    if seat.leaving:
+        parts.append(language.render(tr_c("seat", "leaving")))
     return " · ".join(parts)
 
 
