@@ -18,8 +18,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
+from .form_data import parse_body
 from .payloads import JSON
 from .records import CallKind, InteractionRecord, RestCall, StoredMessage
 from .world import LOADING_FLAG, UploadedFile, World
@@ -63,12 +64,18 @@ class RateLimits:
     limit: int = 10_000
     window: float = 1.0
     _buckets: dict[tuple[str, ...], tuple[float, int]] = field(default_factory=dict)
+    _bucket_ids: dict[str, str] = field(default_factory=dict)
+    """Bucket id by route (method and path template), hashed once."""
 
     def headers(self, request: web.Request) -> dict[str, str]:
         """The headers for one more request to the route ``request`` matched."""
         route = request.match_info.route.resource
         template = route.canonical if route is not None else request.path
-        bucket = hashlib.sha1(f"{request.method} {template}".encode()).hexdigest()[:16]
+        route_key = f"{request.method} {template}"
+        bucket = self._bucket_ids.get(route_key)
+        if bucket is None:
+            bucket = hashlib.sha1(route_key.encode()).hexdigest()[:16]
+            self._bucket_ids[route_key] = bucket
         key = (bucket, *(request.match_info.get(name, "") for name in MAJOR_PARAMETERS))
         now = time.monotonic()
         opened, used = self._buckets.get(key, (now, 0))
@@ -144,7 +151,8 @@ class RestApi:
 
     @web.middleware
     async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        exchange = Exchange(*await _read_body(request))
+        exchange = Exchange(*parse_body(request.headers.get("Content-Type", ""),
+                                        await request.read()))
         request[EXCHANGE] = exchange
         try:
             response = await handler(request)
@@ -493,27 +501,3 @@ class RestApi:
 def _optional_id(request: web.Request, name: str) -> int | None:
     value = request.match_info.get(name)
     return None if value is None else int(value)
-
-
-async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
-    """The request's JSON, or for multipart its ``payload_json`` and ``files[n]`` parts."""
-    if not request.can_read_body:
-        return None, []
-    if request.content_type != "multipart/form-data":
-        text = await request.text()
-        return (json.loads(text) if text else None), []
-    body: Any = None
-    files: list[UploadedFile] = []
-    reader = await request.multipart()
-    async for part in reader:
-        if not isinstance(part, BodyPartReader):
-            continue
-        data = await part.read()
-        if part.name == "payload_json":
-            body = json.loads(data)
-        elif part.name and part.name.startswith("files["):
-            index = int(part.name[len("files["):-1])
-            files.append(UploadedFile(index, part.filename or f"file{index}", bytes(data),
-                                      part.headers.get("Content-Type")))
-    return body, files
-
