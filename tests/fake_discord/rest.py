@@ -252,6 +252,8 @@ class RestApi:
             return error_response(400, 50035, f"Invalid callback type {callback_type} here")
         record.response_type, record.response_json = callback_type, body
         record.answered.set()
+        if request.query.get("with_response") not in ("true", "True", "1"):
+            return web.Response(status=204)  # as Discord: the answer only when asked for
         return json_response(self._callback_answer(record, callback_type))
 
     def _callback_answer(self, record: InteractionRecord, callback_type: int) -> JSON:
@@ -324,8 +326,8 @@ class RestApi:
         exchange = request[EXCHANGE]
         exchange.kind = CallKind.RESPONSE_EDIT
         message = self._webhook_message(request)
-        if isinstance(message, web.Response):
-            return message
+        if message is None:
+            return error_response(404, 10008, "Unknown Message")
         self.world.edit_message(message, exchange.body, exchange.files)
         return json_response(self.world.message_json(message))
 

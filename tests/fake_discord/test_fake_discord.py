@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from fake_discord import CallKind, FakeDiscord, InteractionRefused, NotAnswered
-from fake_discord.records import FakeGuild
+from fake_discord.records import FakeGuild, InteractionRecord
 from fake_discord.rest import RateLimits
 
 PNG_BYTES = b"\x89PNG\r\n\x1a\nfake image"
@@ -241,6 +241,43 @@ async def test_calls_are_told_global_limited_or_exempt_and_old_tokens_fail(scene
             assert (late.status, (await late.json())["code"]) == (401, 50027)
     assert fake.message(table_id).content == "edited"
     assert [call.global_limited for call in fake.calls[-2:]] == [False, False]
+
+
+async def test_a_deleted_original_message_cannot_be_edited_through_its_token(
+        scene: Scene) -> None:
+    fake = scene.fake
+    await fake.slash(scene.alice, scene.channel, "table", stake=10)
+    await fake.wait_until(lambda: fake.channel_messages(scene.channel))
+    table_id = fake.channel_messages(scene.channel)[0].id
+    click = await fake.click(scene.alice, table_id, "table:join")
+    fake.message(table_id).deleted = True
+
+    original = (f"{fake.world.base_url}/api/v10/webhooks/{fake.bot_user_id}/{click.token}"
+                "/messages/@original")
+    async with aiohttp.ClientSession() as session, \
+            session.patch(original, json={"content": "edited"}) as refused:
+        assert (refused.status, (await refused.json())["code"]) == (404, 10008)
+
+
+async def test_an_interaction_answer_comes_back_only_when_asked_for(scene: Scene) -> None:
+    fake = scene.fake
+    await fake.slash(scene.alice, scene.channel, "table", stake=10)
+    await fake.wait_until(lambda: fake.channel_messages(scene.channel))
+    table_id = fake.channel_messages(scene.channel)[0].id
+    clicks = [InteractionRecord(id=fake.world.new_interaction_id(), token=f"token-{index}",
+                                type=3, user_id=scene.alice, channel_id=scene.channel,
+                                created=fake.world.elapsed(), source_message_id=table_id)
+              for index in range(2)]  # clicks the bot did not see: the test answers them
+    for click in clicks:
+        fake.world.add_interaction(click)
+    async with aiohttp.ClientSession() as session:
+        for click, query in zip(clicks, ("", "?with_response=true"), strict=True):
+            callback = (f"{fake.world.base_url}/api/v10/interactions/{click.id}/{click.token}"
+                        f"/callback{query}")
+            async with session.post(callback, json={"type": 6}) as answer:
+                assert answer.status == (204 if not query else 200)
+                if query:
+                    assert (await answer.json())["interaction"]["id"] == str(click.id)
 
 
 async def test_answers_carry_rate_limit_headers_counted_per_bucket(scene: Scene) -> None:
