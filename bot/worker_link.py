@@ -69,7 +69,8 @@ def _frames(buffer: bytearray) -> Iterator[object]:
 def _serve(connection: socket.socket, make_handler: Callable[[], Handler], name: str) -> None:
     """The worker's loop: name the process, say it is ready, then serve what comes in order
     until the other end closes. A request (with an id) gets its answer, or the error the
-    handler raised as text; a message without an id gets nothing back."""
+    handler raised as text; a message without an id gets nothing back (its error is logged
+    here)."""
     with contextlib.suppress(OSError):  # Linux: the name ps and top show
         Path("/proc/self/comm").write_text(name[:15])
     handler = make_handler()
@@ -89,6 +90,8 @@ def _serve(connection: socket.socket, make_handler: Callable[[], Handler], name:
                 answer: tuple[str, int, bool, object] = ("answer", request_id, True,
                                                          handler(message))
             except Exception as error:
+                if request_id is None:  # nobody waits to hear of it: say it on stderr
+                    log.exception("the %s worker failed on a message", name)
                 answer = ("answer", request_id, False, f"{type(error).__name__}: {error}")
             if request_id is not None:
                 connection.sendall(_frame(answer))
