@@ -31,7 +31,14 @@ Interaction = discord.Interaction[discord.Client]
 
 ATTEMPTS = 5
 """As discord.py's webhook adapter: a request is tried at most five times."""
-_BOUNDARY = "holdem-table-edit"
+_BOUNDARY = b"holdem-table-edit"
+_FORM_TYPE = (b"multipart/form-data; boundary=" + _BOUNDARY).decode()
+_JSON_PART = (b"--%s\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
+              b"Content-Type: application/json\r\n\r\n" % _BOUNDARY)
+_FILE_PART = (b"\r\n--%s\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"%%s\"\r\n"
+              b"Content-Type: image/png\r\n\r\n" % _BOUNDARY)
+_END = b"\r\n--%s--\r\n" % _BOUNDARY
+"""The multipart framing, as bytes: it is written once per module, not per edit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +65,8 @@ class TableEdit:
         data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
         if self.picture is None:
             return data, "application/json"
-        head = (f'--{_BOUNDARY}\r\nContent-Disposition: form-data; name="payload_json"\r\n'
-                f"Content-Type: application/json\r\n\r\n").encode()
-        part = (f'\r\n--{_BOUNDARY}\r\nContent-Disposition: form-data; name="files[0]"; '
-                f'filename="{self.filename}"\r\nContent-Type: image/png\r\n\r\n').encode()
-        return b"".join((head, data, part, self.picture, f"\r\n--{_BOUNDARY}--\r\n".encode())), \
-            f"multipart/form-data; boundary={_BOUNDARY}"
+        part = _FILE_PART % self.filename.encode()
+        return b"".join((_JSON_PART, data, part, self.picture, _END)), _FORM_TYPE
 
 
 async def answer_with_table(interaction: Interaction, edit: TableEdit) -> None:
