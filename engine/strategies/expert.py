@@ -34,7 +34,7 @@ from engine.strategies.situation import (
     raise_count,
     seats_from_button,
 )
-from engine.strategies.solve import range_share
+from engine.strategies.solve import Floats, range_share
 from engine.view import PlayerView
 
 PLAYABLE_SHARE = 0.5
@@ -71,7 +71,7 @@ class ExpertStrategy(HardStrategy):
                 return self._raise_to(view, self._reraise_size(view, in_position))
         return super()._preflop(view, rng)
 
-    def _reshove_range(self, view: PlayerView, raiser: int, depth: float) -> push_fold.Floats:
+    def _reshove_range(self, view: PlayerView, raiser: int, depth: float) -> Floats:
         """The chart's calling range at ``depth``, or the calling range against the range the
         raiser really opens when they open more often than the chart's shoving range."""
         behind = len(opponents_in_hand(view))

@@ -29,11 +29,11 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from engine.strategies.solve import (
     DATA_PACKAGE,
     MAX_BEHIND,
+    Floats,
     blinds_posted,
     load_equity,
     range_share,
@@ -47,7 +47,6 @@ RAISE_TO = 2.5
 ITERATIONS = 600
 """Fictitious-play rounds per spot: the opening shares move by under 0.5 % of hands between
 400 and 600 rounds."""
-Floats = npt.NDArray[np.float64]
 
 
 def solve_open(equity: Floats, pairs: Floats, stack: float, behind: int,

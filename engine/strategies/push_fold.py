@@ -26,14 +26,13 @@ import numpy.typing as npt
 
 from engine.strategies.preflop import HandClass
 from engine.strategies.solve import (
+    Floats,
     class_indices,
     classes,
     load_charts,
     load_equity,
     range_share,
 )
-
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from engine.actions import Action, ActionKind, Street
 from engine.strategies import push_fold
 from engine.strategies.moves import ALL_IN, CALL, FOLD, check_or_fold, legal_of
@@ -30,9 +27,8 @@ from engine.strategies.situation import (
     opponents_in_hand,
     street_records,
 )
+from engine.strategies.solve import Floats
 from engine.view import PlayerView
-
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)

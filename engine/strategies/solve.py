@@ -54,6 +54,7 @@ ITERATIONS = 3_000
 """Fictitious-play rounds per stack: the shipped ranges move by under 0.1 % of hands between
 2,000 and 3,000 rounds."""
 Floats = npt.NDArray[np.float64]
+"""Arrays of probabilities and equities, as every solver and chart module here uses them."""
 
 
 @cache
