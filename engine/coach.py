@@ -167,7 +167,7 @@ def outs(hole: Sequence[Card], board: Sequence[Card]) -> int:
 def estimated_range(view: PlayerView, seat: int) -> Range:
     """The range ``seat``'s public actions in this hand imply, read as the hard bot reads a
     player it has no notes on yet (a typical player's tendencies)."""
-    return HardStrategy()._range_of(view, seat)
+    return HardStrategy().range_of(view, seat)
 
 
 class Verdict(Enum):

@@ -181,7 +181,7 @@ class HardStrategy:
     def _postflop(self, view: PlayerView, rng: random.Random) -> Action:
         legal = legal_of(view)
         opponents = opponents_in_hand(view)
-        ranges = [self._range_of(view, seat) for seat in opponents]
+        ranges = [self.range_of(view, seat) for seat in opponents]
         hand_draws = draws(view.hole_cards, view.board)
         strong_draw = hand_draws.is_strong and view.street is not Street.RIVER
         heads_up = len(opponents) == 1
@@ -233,8 +233,10 @@ class HardStrategy:
             base *= 0.35
         return rng.random() < base * min(fold_rate / 0.4, 2.0)
 
-    def _range_of(self, view: PlayerView, seat: int) -> Range:
-        """The opponent's range rebuilt from their public actions this hand."""
+    def range_of(self, view: PlayerView, seat: int) -> Range:
+        """The range ``seat``'s public actions this hand imply, read with this bot's notes on them
+        (a typical player's tendencies before any): the hand reading its decisions and the
+        coach (``engine.coach``) share."""
         notes = self.model.notes(seat)
         dead = [*view.hole_cards, *view.board]
         preflop = [r for r in view.history if r.street is Street.PREFLOP]

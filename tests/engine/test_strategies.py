@@ -340,7 +340,7 @@ def test_hard_narrows_a_bettor_range_towards_strong_hands():
     hard = HardStrategy()
     view = hand.view(hand.to_act)
     opponent = 1 - view.seat
-    narrowed = hard._range_of(view, opponent)
+    narrowed = hard.range_of(view, opponent)
     wide = Range.top(1.0, [*view.hole_cards, *view.board])
     probe = parse_cards("Jc Td")
 
@@ -498,7 +498,7 @@ def test_a_bot_decides_when_its_reads_of_the_opponents_cannot_all_be_true(level,
     only_kings[[index for index, combo in enumerate(Range.any_two().combos)
                  if set(combo) == set(kings)]] = 1.0
     bot = make_strategy(level)
-    monkeypatch.setattr(bot, "_range_of", lambda view, seat: Range(only_kings))
+    monkeypatch.setattr(bot, "range_of", lambda view, seat: Range(only_kings))
     view = three_way.view(three_way.to_act)
     action = bot.decide(view, random.Random(1))
     assert three_way.legal_actions().allows(action)
