@@ -76,14 +76,18 @@ tables (``benchmarks.render``) 1,233 pieces held 12.7 MB, 250 KB a table, the pi
 latest pictures among them: so the pieces of some 190 busy tables stay drawn. With more
 tables, more pieces are drawn again (more CPU), in the same memory."""
 BAND_ROWS = 32
-BAND_LEVEL = 3
-"""How the PNG is compressed (``banded_png``): bands of 32 rows at zlib level 3, each band
-once per content. Encoding alone, per picture of ``benchmarks.render``'s hands (30 tables,
+BAND_LEVEL = 6
+"""How the PNG is compressed (``banded_png``): bands of 32 rows at level 6, each band once per
+content. Encoding alone with zlib, per picture of ``benchmarks.render``'s hands (30 tables,
 pieces drawn already, median of 3 rounds), in bands of 32 rows at level 1, 3, 4, 5, 6:
 0.51, 0.43, 0.82, 1.04, 1.18 ms for 13.8, 11.9, 11.3, 10.2, 9.1 KB (levels above 3 search
 lazily); 16 rows at level 6 1.34 ms, 9.7 KB; 64 rows at level 4 0.99 ms, 11.3 KB; the whole
-picture at once at level 1 (as before) 1.15 ms, 14.0 KB, at level 6 4.2 ms, 9.0 KB. CPU is
-what runs out first, so level 3: the fastest, and still smaller than before."""
+picture at once at level 1 1.15 ms, 14.0 KB, at level 6 4.2 ms, 9.0 KB. Every click is
+answered with its own picture (about 10 a hand), so pictures are most of the bytes a hand
+uploads: with zlib-ng at level 6 instead of zlib at level 3, ``benchmarks.render --against``
+(3 rounds each, in turns) drew and encoded a picture in 2.46 ms against 1.92 for 8.9 KB
+against 12.0 (-26 %), and ``benchmarks.discord`` at 50 tables uploaded 120-122 KB a hand
+against 150-151 for 5 ms more of the picture worker's CPU."""
 BANDS_BUDGET = 16 * 1024 * 1024
 """Bytes of compressed bands kept. After a hand at each of 50 tables 3,135 bands held 3.9 MB,
 80 KB a table, of which a picture's 15 bands are 19 KB: so some 200 busy tables keep theirs
