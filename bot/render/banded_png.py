@@ -19,7 +19,6 @@ from collections.abc import Hashable, Sequence
 from functools import partial
 
 import numpy as np
-from PIL import Image
 from zlib_ng import zlib_ng as zlib
 
 from bot.render.cache import BoundedCache
@@ -66,13 +65,13 @@ class BandedPng:
         """How many bands a picture has."""
         return -(-self.height // self.rows)
 
-    def encode(self, image: Image.Image, keys: Sequence[Hashable]) -> bytes:
-        """``image`` (mode ``P``, in this palette) as a PNG; ``keys[band]`` must be equal only
-        for bands of equal pixels."""
+    def encode(self, pixels: np.ndarray, keys: Sequence[Hashable]) -> bytes:
+        """``pixels`` (one row of this palette's indices per row of the picture) as a PNG;
+        ``keys[band]`` must be equal only for bands of equal pixels."""
         parts: list[bytes] = []
         checksum = 1
         for band, key in enumerate(keys):
-            data, adler = self._bands.get((band, key), partial(self._compress, image, band))
+            data, adler = self._bands.get((band, key), partial(self._compress, pixels, band))
             parts.append(data)
             length = (self.width + 1) * (min(self.height, (band + 1) * self.rows)
                                          - band * self.rows)
@@ -80,11 +79,10 @@ class BandedPng:
         stream = b"\x78\x9c" + b"".join(parts) + _FINAL_BLOCK + struct.pack(">I", checksum)
         return self._head + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
 
-    def _compress(self, image: Image.Image, band: int) -> tuple[bytes, int]:
-        top = band * self.rows
-        pixels = np.asarray(image.crop((0, top, self.width, min(self.height, top + self.rows))))
-        raw = np.zeros((pixels.shape[0], self.width + 1), dtype=np.uint8)  # filter 0: none
-        raw[:, 1:] = pixels
+    def _compress(self, pixels: np.ndarray, band: int) -> tuple[bytes, int]:
+        rows = pixels[band * self.rows:(band + 1) * self.rows]
+        raw = np.zeros((rows.shape[0], self.width + 1), dtype=np.uint8)  # filter 0: none
+        raw[:, 1:] = rows
         data = raw.tobytes()
         compressor = zlib.compressobj(self._level, zlib.DEFLATED, -zlib.MAX_WBITS)
         return compressor.compress(data) + compressor.flush(zlib.Z_FULL_FLUSH), \
