@@ -5,7 +5,7 @@ In threads it shares the one GIL with the event loop: the process then saturates
 core while the machine has more, and the loop waits behind a picture, which is what a
 click's answer feels. A worker process (``bot.worker_link``) draws on another core; its
 caches of drawn pieces and compressed bands (``table_image``) stay warm across pictures, and
-what crosses is small (a table's public state out, a key and a PNG of 10-15 KB back). Even
+what crosses is small (a table's public state out, a key and a PNG of about 9 KB back). Even
 whether the table's picture changed is decided there, so the event loop does none of the
 drawing's work. When the worker dies or misses ``PICTURE_DEADLINE``, it is replaced and that
 picture is drawn in a thread, so a table is never left without its picture nor made to wait
