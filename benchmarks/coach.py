@@ -20,6 +20,7 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from benchmarks.replay import sample_hand
 from bot.i18n import ENGLISH
@@ -49,13 +50,17 @@ def _my_cards_hint(view: PlayerView) -> list[str]:
     return [ENGLISH.render(line) for line in hint_text(hint(view))]
 
 
+def _review_shown_hand(seat: int) -> None:
+    review(shown_hand(), seat)
+
+
 def measure(repeat: int) -> dict[str, float | int]:
     """The figures: hints timed (median, 95th percentile, slowest) and review times."""
     record = sample_hand()
     views = [hand.view(seat) for hand in record.steps() if not hand.is_over
              for seat in range(hand.num_seats) if not hand.folded[seat]]
     _my_cards_hint(views[0])  # warms numpy and the range tables
-    hints = sorted(_seconds(lambda view=view: _my_cards_hint(view)) for view in views)
+    hints = sorted(_seconds(partial(_my_cards_hint, view)) for view in views)
     seats = range(len(record.stacks))
     decisions = {seat: len(review(record, seat).decisions) for seat in seats}
     busiest = max(seats, key=decisions.__getitem__)
@@ -74,7 +79,7 @@ def measure(repeat: int) -> dict[str, float | int]:
         "review_decisions": decisions[busiest],
         "review_ms": round(reviewed(busiest) * 1000),
         "review_slowest_seat_ms": round(max(reviewed(seat) for seat in seats) * 1000),
-        "review_shown_ms": round(max(_seconds(lambda seat=seat: review(shown_hand(), seat))
+        "review_shown_ms": round(max(_seconds(partial(_review_shown_hand, seat))
                                      for seat in (0, 1)) * 1000),
     }
 

@@ -59,6 +59,8 @@ def play_pokerkit(policy: str, rng: random.Random) -> None:
         elif choice == "raise":
             low = state.min_completion_betting_or_raising_to_amount
             high = state.max_completion_betting_or_raising_to_amount
+            if low is None or high is None:
+                raise RuntimeError("pokerkit allows a raise but names no amounts to raise to")
             state.complete_bet_or_raise_to(rng.randint(low, high))
         else:
             state.check_or_call()

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from math import comb
 from multiprocessing import Pool
+from typing import TypedDict
 
 import numpy as np
 
@@ -28,6 +29,26 @@ from engine.equity import card_combinations, equity
 from engine.evaluator import HandCategory, category, evaluate, evaluate_batch
 
 Timer = Callable[[np.ndarray], float]
+
+
+class Figures(TypedDict):
+    """What ``measure`` found: rates and speed ratios by evaluator, equity timings."""
+
+    hands: int
+    evaluations_per_second: dict[str, float]
+    batch_speedup: dict[str, float]
+    evaluate_speedup: dict[str, float]
+    exact_preflop_equity_seconds: float
+    monte_carlo_runouts_per_second: float
+    table_megabytes: float
+
+
+class AllHandsFigures(TypedDict):
+    """What ``--all7`` found: every seven-card hand counted by category."""
+
+    hands: int
+    seconds: float
+    categories: dict[str, int]
 
 
 def _seconds(run: Callable[[], object], repeats: int = 3) -> float:
@@ -99,15 +120,16 @@ CONTENDERS: tuple[tuple[str, Timer, int, str | None], ...] = (
 
 def table_bytes() -> int:
     """Memory held by the evaluator's lookup tables."""
-    arrays = [
+    arrays: list[np.ndarray] = [
         evaluator_tables.FLUSH_RANKS, evaluator_tables.NOFLUSH7_RANKS,
         evaluator_tables.FLUSH_SUITS, evaluator_tables.CARD_KEYS_ARRAY,
-        *evaluator_tables.NOFLUSH5, *evaluator_tables.NOFLUSH6,
+        evaluator_tables.NOFLUSH5.keys, evaluator_tables.NOFLUSH5.ranks,
+        evaluator_tables.NOFLUSH6.keys, evaluator_tables.NOFLUSH6.ranks,
     ]
     return sum(array.nbytes for array in arrays)
 
 
-def measure(count: int, seed: int) -> dict[str, object]:
+def measure(count: int, seed: int) -> Figures:
     """Evaluations per second of each available evaluator, and equity timings."""
     hands = random_hands(count, seed)
     rates: dict[str, float] = {}
@@ -131,7 +153,7 @@ def measure(count: int, seed: int) -> dict[str, object]:
     }
 
 
-def print_table(figures: dict[str, object]) -> None:
+def print_table(figures: Figures) -> None:
     rates = figures["evaluations_per_second"]
     print(f"{figures['hands']:,} random 7-card hands")
     print(f"{'evaluator':<16}{'hands/s':>14}{'batch ×':>10}{'evaluate ×':>12}")
@@ -161,7 +183,9 @@ def all_seven_card_hands(workers: int) -> tuple[dict[str, int], float]:
     prefixes = [(a, b) for a in range(52) for b in range(a + 1, 47)]
     start = time.perf_counter()
     with Pool(workers) as pool:
-        ranks = sum(pool.imap_unordered(_rank_counts_after, prefixes, chunksize=8))
+        ranks = np.zeros(7463, dtype=np.int64)
+        for part in pool.imap_unordered(_rank_counts_after, prefixes, chunksize=8):
+            ranks += part
     elapsed = time.perf_counter() - start
     counts = dict.fromkeys((kind.name for kind in HandCategory), 0)
     for rank in np.flatnonzero(ranks):
@@ -179,15 +203,15 @@ def main() -> None:
     arguments = parser.parse_args()
     if arguments.all7:
         counts, elapsed = all_seven_card_hands(arguments.workers)
-        figures: dict[str, object] = {
+        everything: AllHandsFigures = {
             "hands": sum(counts.values()), "seconds": elapsed, "categories": counts,
         }
         if arguments.json:
-            print(json.dumps(figures))
+            print(json.dumps(everything))
             return
         for name, count in counts.items():
             print(f"{name.replace('_', ' ').lower():<16}{count:>14,}")
-        print(f"{'total':<16}{figures['hands']:>14,} in {elapsed:.2f} s "
+        print(f"{'total':<16}{everything['hands']:>14,} in {elapsed:.2f} s "
               f"with {arguments.workers} processes")
         return
     figures = measure(arguments.hands, arguments.seed)

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from bot.ledger import HandParticipant, Ledger
+from bot.ledger.transactions import Transactions
 
 GUILD = 1
 HISTORY = "Hand #{n}\n" + "Seat 1: player (1,000 in chips)\n" * 12
@@ -83,7 +84,10 @@ async def run(
 ) -> None:
     async with await Ledger.open(path, group_commit=group_commit) as ledger:
         if synchronous != "FULL":  # only to measure the cost; the ledger itself always syncs
-            await ledger._db.connection.execute(f"PRAGMA synchronous = {synchronous}")
+            database = ledger._db
+            if not isinstance(database, Transactions):
+                raise TypeError(f"PRAGMA synchronous needs a SQLite ledger, not {database!r}")
+            await database.connection.execute(f"PRAGMA synchronous = {synchronous}")
         started = time.perf_counter()
         seats = await asyncio.gather(*(seat_table(ledger, t) for t in range(1, tables + 1)))
         seating = time.perf_counter() - started

@@ -54,6 +54,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from bot.errors import HoldemError, NotEnoughChips
+from bot.i18n.text import Message
 from bot.ledger import AuditReport, Ledger
 from bot.process import tune_garbage_collector
 from bot.shards import ShardSet
@@ -61,6 +62,7 @@ from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 from bot.tables.settings import TableSettings
+from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.actions import Action, ActionKind
 from engine.cards import Card
 from engine.strategies import LEVELS
@@ -104,15 +106,27 @@ def thread_role(thread: threading.Thread) -> str:
     return "other"
 
 
-def thread_cpu_by_role() -> Counter[str]:
+def thread_cpu_by_role() -> dict[str, float]:
     """CPU seconds used so far by the process's live threads, summed by ``thread_role``."""
-    used: Counter[str] = Counter()
+    used: dict[str, float] = {}
     for thread in threading.enumerate():
         if thread.ident is None:
             continue
         with contextlib.suppress(OSError, ProcessLookupError):
             clock = time.pthread_getcpuclockid(thread.ident)
-            used[thread_role(thread)] += time.clock_gettime(clock)
+            role = thread_role(thread)
+            used[role] = used.get(role, 0) + time.clock_gettime(clock)
+    return used
+
+
+def thread_cpu_since(started: dict[str, float]) -> dict[str, float]:
+    """CPU seconds each role of ``thread_cpu_by_role`` used since ``started`` (the roles
+    that used some)."""
+    used: dict[str, float] = {}
+    for role, seconds in thread_cpu_by_role().items():
+        spent = seconds - started.get(role, 0)
+        if spent > 0:
+            used[role] = spent
     return used
 
 
@@ -205,7 +219,7 @@ class SimulatedPeople:
             if result.user_id is not None and result.final_stack == 0:
                 self._send(self._buy_in_again(state.channel_id, result.user_id))
 
-    async def tell(self, channel_id: int, user_id: int, message: str) -> None:
+    async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
         return None
 
     async def ask_run_it_twice(
@@ -215,6 +229,23 @@ class SimulatedPeople:
         for user_id in user_ids:
             self._send(self.manager.answer_run_it_twice(
                 state.channel_id, user_id, self.rng.random() < 0.5))
+
+    async def table_closed(self, channel_id: int) -> None:
+        return None
+
+    async def tournament_changed(self, status: TournamentStatus) -> None:
+        return None
+
+    async def tournament_finished(self, results: TournamentResults) -> None:
+        return None
+
+    async def player_moved(self, move: PlayerMoved) -> None:
+        return None
+
+    async def open_tournament_table(
+        self, tournament_id: int, channel_id: int, number: int
+    ) -> int:
+        raise NotImplementedError("the benchmark plays no tournaments")
 
     async def wait_for_requests(self) -> None:
         """Let the requests already sent finish (refused, once the runtime is shut down)."""
@@ -351,9 +382,10 @@ class Figures:
         elapsed = max(part.seconds for part in parts)
         tables = sum(part.tables for part in parts)
         cpu = sum(part.cpu_seconds for part in parts)
-        by_thread: Counter[str] = Counter()
+        by_thread: dict[str, float] = {}
         for part in parts:
-            by_thread.update(part.cpu_seconds_by_thread)
+            for role, used in part.cpu_seconds_by_thread.items():
+                by_thread[role] = by_thread.get(role, 0) + used
         latencies = [value for part in parts for value in part.latencies]
         lags = [value for part in parts for value in part.lags]
         errors: Counter[str] = Counter()
@@ -576,7 +608,7 @@ async def run(
             await asyncio.sleep(seconds)
         elapsed, cpu_used = time.perf_counter() - started, time.process_time() - cpu_started
         window.closed()
-        threads_used = thread_cpu_by_role() - threads_started
+        threads_used = thread_cpu_since(threads_started)
         if worker is not None:  # a worker started during the run counts from its start
             worker_used = process_cpu_seconds(worker.process_ids()) - worker_started
             threads_used["bot worker process"] = worker_used
@@ -589,7 +621,7 @@ async def run(
             hands=hands,
             idle_tables=sum(people.hands_by_table[channel] == 0 for channel in channels),
             cpu_seconds=cpu_used,
-            cpu_seconds_by_thread=dict(threads_used),
+            cpu_seconds_by_thread=threads_used,
             latencies=list(people.latencies),
             lags=list(probe.lags),
             transactions=sum(counting.calls.values()),
