@@ -24,6 +24,14 @@ log = logging.getLogger(__name__)
 HEARTBEAT_INTERVAL_MS = 41_250
 
 
+def _payload(message: JSON) -> JSON:
+    """The object in a gateway message's ``d``: a client sending anything else fails loudly."""
+    data = message.get("d")
+    if not isinstance(data, dict):
+        raise ValueError(f"gateway op {message.get('op')} carries no object in 'd': {data!r}")
+    return data
+
+
 class Op:
     DISPATCH = 0
     HEARTBEAT = 1
@@ -115,19 +123,22 @@ class Gateway:
         return socket
 
     async def _receive(self, session: GatewaySession, message: JSON) -> None:
-        op, data = message.get("op"), message.get("d")
+        op = message.get("op")
         if op == Op.HEARTBEAT:
             await session.send(Op.HEARTBEAT_ACK, None)
         elif op == Op.IDENTIFY:
+            data = _payload(message)
             shard = data.get("shard") or [0, 1]
             session.shard = (int(shard[0]), int(shard[1]))
             await self._identify(session)
         elif op == Op.RESUME:
+            data = _payload(message)
             session.shard = self._shards.get(str(data.get("session_id")), (0, 1))
             session.session_id = str(data.get("session_id"))
             session.identified = True
             await session.dispatch("RESUMED", {})
         elif op == Op.REQUEST_GUILD_MEMBERS:
+            data = _payload(message)
             guild = self.world.guilds[int(data["guild_id"])]
             await session.dispatch("GUILD_MEMBERS_CHUNK", {
                 "guild_id": str(guild.id),

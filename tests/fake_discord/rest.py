@@ -448,7 +448,7 @@ class RestApi:
     async def edit_message(self, request: web.Request) -> web.Response:
         exchange = request[EXCHANGE]
         message = self._channel_message(request)
-        channel = self.world.channels.get(exchange.channel_id)
+        channel = self.world.channels.get(int(request.match_info["channel_id"]))
         exchange.kind = (CallKind.DM_MESSAGE_EDIT if channel and channel.is_dm
                            else CallKind.CHANNEL_MESSAGE_EDIT)
         if isinstance(message, web.Response):

@@ -13,15 +13,17 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from fake_discord import CallKind, FakeDiscord, InteractionRefused, NotAnswered
-from fake_discord.records import FakeGuild, InteractionRecord
-from fake_discord.rest import RateLimits
+from tests.fake_discord import CallKind, FakeDiscord, InteractionRefused, NotAnswered
+from tests.fake_discord.records import FakeGuild, InteractionRecord
+from tests.fake_discord.rest import RateLimits
 
 PNG_BYTES = b"\x89PNG\r\n\x1a\nfake image"
+Button = discord.ui.Button[discord.ui.View]
 
 
 class RaiseModal(discord.ui.Modal, title="Raise"):
-    amount = discord.ui.TextInput(label="Raise to", custom_id="amount")
+    amount: discord.ui.TextInput[RaiseModal] = discord.ui.TextInput(
+        label="Raise to", custom_id="amount")
 
     def __init__(self) -> None:
         super().__init__(custom_id="table:raise-modal")
@@ -37,11 +39,11 @@ class TableView(discord.ui.View):
         super().__init__(timeout=None)
 
     @discord.ui.button(label="Join", custom_id="table:join")
-    async def join(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def join(self, interaction: discord.Interaction, _: Button) -> None:
         await interaction.response.edit_message(content=f"{interaction.user.name} joined")
 
     @discord.ui.button(label="Raise", custom_id="table:raise")
-    async def raise_(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+    async def raise_(self, interaction: discord.Interaction, _: Button) -> None:
         await interaction.response.send_modal(RaiseModal())
 
 

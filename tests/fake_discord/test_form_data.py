@@ -5,8 +5,8 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from fake_discord.form_data import header_value, parse_body
-from fake_discord.world import UploadedFile
+from tests.fake_discord.form_data import header_value, parse_body
+from tests.fake_discord.world import UploadedFile
 
 
 async def discord_form(files: list[tuple[str, bytes]]) -> tuple[str, bytes]:

@@ -14,8 +14,12 @@ class ShardBot(discord.AutoShardedClient):
     """Answers /where with the shards it runs."""
 
     def __init__(self, shard_ids: list[int] | None, shard_count: int | None) -> None:
-        super().__init__(intents=discord.Intents(guilds=True), shard_ids=shard_ids,
-                         shard_count=shard_count, guild_ready_timeout=0.01)
+        intents = discord.Intents(guilds=True)
+        if shard_ids is None:
+            super().__init__(intents=intents, shard_count=shard_count, guild_ready_timeout=0.01)
+        else:
+            super().__init__(intents=intents, shard_ids=shard_ids, shard_count=shard_count,
+                             guild_ready_timeout=0.01)
         self.tree = app_commands.CommandTree(self)
 
     async def setup_hook(self) -> None:
