@@ -8,7 +8,7 @@ the checksums combined. An edit of a table changes a few bands (the seat that ac
 to act, the last action's line), so it compresses a fraction of the picture: in bands of 32
 rows, a quarter of the time of compressing it all at once, for 1 % more bytes
 (``table_image.BAND_LEVEL``). The compressor is zlib-ng's, which writes the same format as
-zlib: on the reference pictures' bands, at level 6, in 55-60 % of zlib's time and 2-4 %
+zlib: on the reference pictures' bands, at level 6, in 61-63 % of zlib's time and 2-4 %
 fewer bytes.
 """
 

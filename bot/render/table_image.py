@@ -87,7 +87,8 @@ answered with its own picture (about 10 a hand), so pictures are most of the byt
 uploads: with zlib-ng at level 6 instead of zlib at level 3, ``benchmarks.render --against``
 (3 rounds each, in turns) drew and encoded a picture in 2.46 ms against 1.92 for 8.9 KB
 against 12.0 (-26 %), and ``benchmarks.discord`` at 50 tables uploaded 120-122 KB a hand
-against 150-151 for 5 ms more of the picture worker's CPU."""
+against 150-151 for 5 ms more of the picture worker's CPU, which putting pictures
+together in arrays (``_compose``) then won back."""
 BANDS_BUDGET = 16 * 1024 * 1024
 """Bytes of compressed bands kept. After a hand at each of 50 tables 3,135 bands held 3.9 MB,
 80 KB a table, of which a picture's 15 bands are 19 KB: so some 200 busy tables keep theirs
