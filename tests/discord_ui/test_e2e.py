@@ -315,11 +315,20 @@ async def test_a_hand_costs_at_most_four_calls_against_the_global_rate_limit(
                          if call.kind is CallKind.DM_MESSAGE_CREATE
                          and "your cards are" in call.json["content"]]
         assert len(hole_card_dms) == 2
-        # Only the first hand's deal, before anyone clicked, edits through the channel.
-        assert limited[CallKind.CHANNEL_MESSAGE_EDIT] <= (1 if hand == 1 else 0)
-        limited_per_hand.append(limited.total())
-    # The first hand of a process also opens each person's DM channel, once.
-    assert limited_per_hand[0] <= 5
+        # Only what the first hand shows before its first click on the table edits through
+        # the channel (the deal, and bots acting first when that click comes after the edit
+        # interval, as on a busy machine): a click's answer or token carries every later edit.
+        first_click = min(call.time for call in fake.calls if call.time >= since
+                          and call.kind is CallKind.INTERACTION_RESPONSE
+                          and isinstance(call.json, dict) and call.json.get("type") in (6, 7))
+        assert not [call for call in fake.global_limited(since=first_click)
+                    if call.kind is CallKind.CHANNEL_MESSAGE_EDIT]
+        if hand > 1:
+            assert limited[CallKind.CHANNEL_MESSAGE_EDIT] == 0
+        limited_per_hand.append(limited.total() - limited[CallKind.CHANNEL_MESSAGE_EDIT])
+    # Beside those edits: the hole-card DMs, and in the first hand of a process the opening of
+    # each person's DM channel, once.
+    assert limited_per_hand[0] <= 4
     assert limited_per_hand[1] <= 4
 
 
