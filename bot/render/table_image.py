@@ -602,10 +602,9 @@ def _tile(piece: Piece) -> _Tile:
 
 def _compose(pieces: tuple[Piece, ...]) -> tuple[np.ndarray, list[tuple[Piece, ...]]]:
     """The picture of ``pieces`` in ``palette``'s indices (the felt, each piece pasted where
-    it draws),
-    and for each band of rows of ``_encoder`` the pieces pasted in it. Pieces whose pixels
-    meet (the pot's line over a second board, a hand's name over a plate) are drawn together,
-    in order, so that each blends with what it covers."""
+    it draws), and for each band of rows of ``_encoder`` the pieces pasted in it. Pieces whose
+    pixels meet (the pot's line over a second board, a hand's name over a plate) are drawn
+    together, in order, so that each blends with what it covers."""
     image = _felt_indices().copy()
     tiles = [_tile(piece) for piece in pieces]
     rows = _encoder().rows
