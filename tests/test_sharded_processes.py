@@ -4,7 +4,8 @@ Two processes run shards 0 and 1 of 2; people play in a guild on each at once; o
 killed with SIGKILL mid-hand and started again: the other never stops dealing, the restarted
 one takes its shard back once the dead claim lapses and refunds only its own guild's hand, and
 every balance is exact. A second process for a shard already running, or a shard outside
-SHARD_COUNT, is refused with one line and a non-zero status.
+SHARD_COUNT, is refused with one line and a non-zero status. SIGTERM and SIGINT stop a process
+cleanly mid-hand.
 
 The database is the ``backend`` fixture's: any backend the bot can share between processes.
 """
@@ -51,6 +52,19 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return Backend({"DATABASE_PATH": str(path)}, lambda: Ledger.open(path))
 
 
+def _interruptible() -> None:
+    """In the child before ``exec``: SIGINT back to its default, as a terminal's Ctrl-C finds
+    it. A suite started in the background of a shell inherits SIGINT ignored, and Python then
+    keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def said_in(fake: FakeDiscord, channel: int) -> str:
+    """Everything the channel's messages say, their embeds' descriptions included."""
+    return " ".join(embed.get("description", "") + message.content
+                    for message in fake.channel_messages(channel) for embed in message.embeds)
+
+
 @dataclass
 class BotProcess:
     """``python -m bot`` in a subprocess, its stderr collected line by line."""
@@ -72,7 +86,7 @@ class BotProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=environ, cwd=ROOT,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE)
+            stderr=asyncio.subprocess.PIPE, preexec_fn=_interruptible)
         started = cls(process)
         started.reader = asyncio.create_task(started._read())
         return started
@@ -96,8 +110,8 @@ class BotProcess:
             await self.reader
         return status
 
-    async def stop(self, sig: signal.Signals = signal.SIGINT) -> int:
-        """Send ``sig`` (SIGINT: a clean shutdown) and wait for the exit."""
+    async def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
+        """Send ``sig`` (SIGTERM or SIGINT: a clean shutdown) and wait for the exit."""
         if self.process.returncode is None:
             self.process.send_signal(sig)
         return await self.exit_status()
@@ -150,6 +164,18 @@ class Guild:
             pass
 
 
+async def assert_everyone_has_their_chips_back(backend: Backend, guild: Guild) -> None:
+    """The ledger is consistent and the guild's people hold their starting balances (their
+    interrupted hand refunded)."""
+    ledger = await backend.open()
+    try:
+        assert (await ledger.audit()).ok
+        assert [await ledger.balance(guild.guild.id, person) for person in guild.people] == [
+            STARTING_BALANCE] * len(guild.people)
+    finally:
+        await ledger.close()
+
+
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord(shard_count=2, answer_timeout=5.0) as fake:
@@ -197,9 +223,7 @@ async def test_two_shard_processes_play_and_one_is_killed_and_restarted(
         assert first.process.returncode is None
         assert [at for at in on_0.actions if killed_at < at < back_at], (
             "the first process stopped dealing while the second was down")
-        assert "Any hand in progress was cancelled" in " ".join(
-            embed.get("description", "") + message.content
-            for message in fake.channel_messages(on_1.channel) for embed in message.embeds)
+        assert "Any hand in progress was cancelled" in said_in(fake, on_1.channel)
     finally:
         stop.set()
         statuses = [await process.stop() for process in (first, second, restarted)
@@ -257,13 +281,26 @@ async def test_after_sigkill_the_next_process_on_the_database_takes_over(
         assert any("hands_refunded=(1,)" in line for line in restarted.lines), restarted.lines
     finally:
         assert await restarted.stop() == 0
-    ledger = await backend.open()
+    await assert_everyone_has_their_chips_back(backend, on_0)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_a_stop_signal_closes_the_bot_cleanly_mid_hand(
+        fake: FakeDiscord, backend: Backend, sig: signal.Signals):
+    """SIGTERM (``docker stop``, systemd, ``kill``) and SIGINT (Ctrl-C) close the bot as it
+    closes itself: the hand in progress refunded before the exit, the table message saying so,
+    status 0. Not left to the next start's crash recovery."""
+    on_0, _ = two_guilds(fake)
+    process = await BotProcess.start(fake, backend)
     try:
-        assert (await ledger.audit()).ok
-        assert [await ledger.balance(on_0.guild.id, person) for person in on_0.people] == [
-            STARTING_BALANCE, STARTING_BALANCE]
+        await process.ready()
+        await on_0.sit_down()
+        await on_0.start_a_hand_and_act()
     finally:
-        await ledger.close()
+        status = await process.stop(sig)
+    assert status == 0, "\n".join(process.lines)
+    assert "Any hand in progress was cancelled" in said_in(fake, on_0.channel)
+    await assert_everyone_has_their_chips_back(backend, on_0)
 
 
 @pytest.mark.parametrize(("env", "line"), [
