@@ -6,9 +6,9 @@ application imports them). ``table_services`` checks that the client has the two
 this Protocol names before it narrows the type; not with ``isinstance`` against a
 ``runtime_checkable`` Protocol, which walks every attribute of the client's classes (16 µs,
 and a hand asks some 15 times: 2.5 % of the event loop in a py-spy profile of
-``benchmarks.discord``). The notifier is typed the same way, by
-the four things a click asks of it: the notifier imports the views (its table message carries
-the buttons), so the views must not import it back.
+``benchmarks.discord``). The notifier is typed the same way, by the four things a click asks
+of it: the notifier imports the views (its table message carries the buttons), so the views
+must not import it back.
 """
 
 from __future__ import annotations
