@@ -30,6 +30,8 @@ from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_group_symbol
 
+from bot.pickling import reduce_by_fields
+
 
 @dataclass(frozen=True, slots=True)
 class Text:
@@ -47,6 +49,8 @@ class Text:
     """The number that picks the plural form."""
     context: str | None = None
     """Tells apart one English word with two meanings (a command name, a button label)."""
+
+    __reduce__ = reduce_by_fields  # a table's last action goes to the picture worker
 
     def __str__(self) -> str:
         return render(self, _SOURCE_CATALOG, _SOURCE_LOCALE)

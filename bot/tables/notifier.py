@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.i18n import Message, Text
+from bot.pickling import reduce_by_fields
 from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.actions import LegalActions, Street
 from engine.cards import Card
@@ -43,6 +44,8 @@ class SeatState:
     is_button: bool
     shown_cards: tuple[Card, ...] = ()
 
+    __reduce__ = reduce_by_fields  # pictured about ten times a hand (bot.pickling)
+
     @property
     def is_bot(self) -> bool:
         """True for a bot opponent."""
@@ -55,6 +58,8 @@ class PotState:
 
     amount: int
     eligible_seats: tuple[int, ...]
+
+    __reduce__ = reduce_by_fields  # pictured about ten times a hand (bot.pickling)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,8 @@ class TableState:
     """When the person to act is using their time bank (their turn timer ran out): when the
     bank runs out (unix timestamp). ``to_act_deadline`` stays the timer's, as their turn
     prompt names it."""
+
+    __reduce__ = reduce_by_fields  # pictured about ten times a hand (bot.pickling)
 
     def seat_of(self, user_id: int) -> SeatState | None:
         """The seat of a person, or ``None`` when they are not seated."""
