@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -73,7 +74,8 @@ async def serve(bot: HoldemBot, token: str) -> None:
     closes it as Ctrl-C does: hands in progress refunded, table messages saying so, the shard
     claim released. Without the handler SIGTERM would end the process on the spot, and a
     container's first process would ignore it until the SIGKILL that follows."""
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, bot.stop_soon)
+    with contextlib.suppress(NotImplementedError):  # Windows: no signal handlers on a loop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, bot.stop_soon)
     async with bot:
         await bot.start(token)
 
