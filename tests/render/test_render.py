@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.render import render_cards, render_table
+from bot.render import cards_image, render_cards, render_table
+from bot.render.cache import BoundedCache
 from bot.render.card_faces import FACE_COLOUR
 from bot.render.table_image import HEIGHT, TO_ACT, WIDTH, shown_hand_names
 from bot.tables.notifier import PotState, TableState
 from engine.actions import Street
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from tests.table_states import seat_state, table_state
 
 
@@ -101,3 +102,27 @@ def test_dealt_cards_image_grows_with_the_number_of_cards() -> None:
 def test_dealt_cards_image_refuses_bad_cards(cards: list[int]) -> None:
     with pytest.raises(ValueError):
         render_cards(cards)
+
+
+def test_a_cards_picture_is_drawn_once_and_then_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[Card, ...]] = []
+    draw = cards_image._draw
+
+    def counted(cards: tuple[Card, ...]) -> bytes:
+        drawn.append(cards)
+        return draw(cards)
+
+    monkeypatch.setattr(cards_image, "_draw", counted)
+    monkeypatch.setattr(cards_image, "_pictures", BoundedCache(
+        cards_image.kept_size, cards_image.PICTURES_BUDGET))
+    cards, swapped = tuple(parse_cards("7h 2c")), tuple(parse_cards("2c 7h"))
+    first = render_cards(cards)
+    assert render_cards(cards) == first and drawn == [cards]
+    assert render_cards(swapped) != first  # the order a DM shows them in is kept
+    assert drawn == [cards, swapped]
+
+
+def test_every_pair_of_hole_cards_fits_in_the_kept_pictures() -> None:
+    largest = max(cards_image.kept_size(render_cards(parse_cards(pair)))
+                  for pair in ("Ah Kd", "7h 2c", "Tc Ts", "Qs Jh"))
+    assert 52 * 51 * largest < cards_image.PICTURES_BUDGET
