@@ -71,13 +71,29 @@ async def start_problem(settings: Settings) -> str | None:
 
 async def serve(bot: HoldemBot, token: str) -> None:
     """Run ``bot`` until it closes. SIGTERM (what ``docker stop``, systemd and ``kill`` send)
-    closes it as Ctrl-C does: hands in progress refunded, table messages saying so, the shard
-    claim released. Without the handler SIGTERM would end the process on the spot, and a
-    container's first process would ignore it until the SIGKILL that follows."""
+    stops it as Ctrl-C does, by cancelling this task wherever the bot is, starting up
+    included, so that leaving ``async with bot`` closes it: hands in progress refunded, table
+    messages saying so, the shard claim released. Without the handler SIGTERM would end the
+    process on the spot, and a container's first process would ignore it until the SIGKILL
+    that follows."""
+    serving = asyncio.current_task()
+    assert serving is not None
+    stopping = False
+
+    def stop() -> None:  # the first signal only: another must not cut the close short
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            serving.cancel()
+
     with contextlib.suppress(NotImplementedError):  # Windows: no signal handlers on a loop
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, bot.stop_soon)
-    async with bot:
-        await bot.start(token)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+    try:
+        async with bot:
+            await bot.start(token)
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
 
 
 def run_discord_bot() -> int:

@@ -68,15 +68,21 @@ def _frames(buffer: bytearray) -> Iterator[object]:
 
 def _serve(connection: socket.socket, make_handler: Callable[[], Handler], name: str) -> None:
     """The worker's loop: name the process, say it is ready, then serve what comes in order
-    until the other end closes. A request (with an id) gets its answer, or the error the
+    until the other end closes, reading or writing (the bot stopped, maybe while this
+    started): then it ends quietly. A request (with an id) gets its answer, or the error the
     handler raised as text; a message without an id gets nothing back (its error is logged
     here)."""
     with contextlib.suppress(OSError):  # Linux: the name ps and top show
         Path("/proc/self/comm").write_text(name[:15])
     handler = make_handler()
     connection.setblocking(True)
+    with connection, contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        _answer_requests(connection, handler, name)
+
+
+def _answer_requests(connection: socket.socket, handler: Handler, name: str) -> None:
     connection.sendall(_frame(("ready",)))
-    with connection, connection.makefile("rb") as incoming:
+    with connection.makefile("rb") as incoming:
         while True:
             header = incoming.read(_HEADER.size)
             if len(header) < _HEADER.size:

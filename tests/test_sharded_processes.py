@@ -303,6 +303,34 @@ async def test_a_stop_signal_closes_the_bot_cleanly_mid_hand(
     await assert_everyone_has_their_chips_back(backend, on_0)
 
 
+async def test_a_stop_signal_while_the_bot_starts_stops_it_cleanly(
+        fake: FakeDiscord, backend: Backend):
+    """SIGTERM as soon as the bot logs in (recovering its tables, or connecting): it stops
+    as Ctrl-C would stop it there, with status 0, its claim released and nothing logged as
+    an error."""
+    on_0, _ = two_guilds(fake)
+    process = await BotProcess.start(fake, backend)
+    await process.ready()  # a table with a hand in the middle, for the next start to recover
+    await on_0.sit_down()
+    await on_0.start_a_hand_and_act()
+    process.process.send_signal(signal.SIGKILL)
+    await process.exit_status()
+    restarted = await BotProcess.start(fake, backend, SHARD_LEASE_SECONDS="0.5")
+    async with asyncio.timeout(30):
+        while not any("logging in using static token" in line for line in restarted.lines):
+            await asyncio.sleep(0.01)
+    status = await restarted.stop()
+    assert status == 0, "\n".join(restarted.lines)
+    assert not [line for line in restarted.lines if "ERROR" in line or "Traceback" in line], \
+        "\n".join(restarted.lines)
+    again = await BotProcess.start(fake, backend)  # the claim was released: no wait
+    try:
+        await again.ready()
+    finally:
+        assert await again.stop() == 0
+    await assert_everyone_has_their_chips_back(backend, on_0)
+
+
 @pytest.mark.parametrize(("env", "line"), [
     ({"SHARD_COUNT": "2", "SHARD_IDS": "2"},
      "error: SHARD_IDS lists shard 2, but SHARD_COUNT=2 numbers shards 0 to 1"),

@@ -1,11 +1,15 @@
 """The link to a worker process: answers in order, a handler's failure raised where it was
-asked (or logged when nobody asked), the worker serving on after it."""
+asked (or logged when nobody asked), the worker serving on after it, and a worker that
+outlives the bot ending quietly."""
 
 from __future__ import annotations
 
+import multiprocessing
+import socket
+
 import pytest
 
-from bot.worker_link import Handler, WorkerLink
+from bot.worker_link import Handler, WorkerLink, _serve
 
 pytestmark = pytest.mark.slow
 
@@ -33,3 +37,16 @@ async def test_a_failing_message_leaves_the_worker_serving() -> None:
     finally:
         link.close()
     assert link.process_ids() == ()
+
+
+def test_a_worker_whose_bot_went_away_while_it_started_ends_quietly() -> None:
+    """The bot stopped (its end of the socket closed) before the worker said it was ready:
+    the worker's first write fails, and it exits with status 0, no traceback."""
+    ours, theirs = socket.socketpair()
+    ours.close()
+    process = multiprocessing.get_context("spawn").Process(
+        target=_serve, args=(theirs, make_echo, "holdem-test"))
+    process.start()
+    theirs.close()
+    process.join(timeout=60)
+    assert process.exitcode == 0

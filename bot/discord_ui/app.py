@@ -129,7 +129,7 @@ class HoldemBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.options = options
-        self._stopping: asyncio.Task[None] | None = None
+        self._closing_for_loss: asyncio.Task[None] | None = None
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Log in and connect; with ``settings.discord_api_base`` (a REST proxy, or a test
@@ -182,18 +182,12 @@ class HoldemBot(commands.AutoShardedBot):
         if self.options.sync_commands:
             await self._sync_commands()
 
-    def stop_soon(self) -> None:
-        """Start the clean close in a task of its own, once however often it is asked for:
-        for a signal handler, and for a caller that ``close`` itself would stop."""
-        if self._stopping is None:
-            self._stopping = asyncio.get_running_loop().create_task(self.close())
-
     async def _claim_lost(self, lost: ShardClaimLost) -> None:
         """Another process owns these tables now: stop them without moving a chip, then
-        close (soon: closing stops the heartbeat that calls this)."""
+        close (from a task of its own: closing stops the heartbeat that calls this)."""
         self.lost_claim = lost
         await self.tables.abandon()
-        self.stop_soon()
+        self._closing_for_loss = asyncio.get_running_loop().create_task(self.close())
 
     async def _tournament_channels(self, tournament_ids: Sequence[int]) -> dict[int, int]:
         """The channel each of ``tournament_ids`` was created in."""
