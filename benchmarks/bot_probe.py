@@ -8,15 +8,13 @@ loop-lag probe (a 10 ms ticker on every event loop the process runs) and, with
 where the loop's CPU goes, not the sockets' waits). Signals mark the measured window,
 so nothing runs in the bot that its users would not run: SIGUSR1 opens it (clears the lag
 samples, starts the profiler), SIGUSR2 closes it (writes the profile, and the lag samples as
-JSON to ``BENCH_FIGURES``). ``BENCH_DRAW_IMAGES=off`` builds the bot with ``draw_images``
-off, as a test's ``BotOptions`` would.
+JSON to ``BENCH_FIGURES``). Images are off with the bot's own setting, ``IMAGES=off``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import os
 import signal
@@ -24,17 +22,11 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
 
 from benchmarks.tables import LoopLagProbe, profiling
 
-if TYPE_CHECKING:
-    from bot.discord_ui.app import BotOptions, HoldemBot
-    from bot.settings import Settings
-
 FIGURES_VARIABLE = "BENCH_FIGURES"
 PROFILE_VARIABLE = "BENCH_PROFILE"
-IMAGES_VARIABLE = "BENCH_DRAW_IMAGES"
 OPEN_WINDOW, CLOSE_WINDOW = signal.SIGUSR1, signal.SIGUSR2
 
 
@@ -79,20 +71,6 @@ class Window:
             written.replace(self._figures)  # whole, or not there yet
 
 
-def without_images() -> None:
-    """Make ``create_bot`` (which ``python -m bot`` calls) build the bot with images off."""
-    from bot.discord_ui import app
-
-    create = app.create_bot
-
-    def create_bot(settings: Settings | None = None,
-                   options: BotOptions | None = None) -> HoldemBot:
-        return create(settings, dataclasses.replace(options or app.BotOptions(),
-                                                    draw_images=False))
-
-    app.create_bot = create_bot
-
-
 def main() -> int:
     from bot.__main__ import main as run_bot
 
@@ -103,8 +81,6 @@ def main() -> int:
                     Path(profile) if profile else None)
     signal.signal(OPEN_WINDOW, window.open)
     signal.signal(CLOSE_WINDOW, window.close)
-    if os.environ.get(IMAGES_VARIABLE) == "off":
-        without_images()
     return run_bot([])
 
 

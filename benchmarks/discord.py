@@ -48,7 +48,6 @@ from typing import Any
 from benchmarks.bot_probe import (
     CLOSE_WINDOW,
     FIGURES_VARIABLE,
-    IMAGES_VARIABLE,
     OPEN_WINDOW,
     PROFILE_VARIABLE,
 )
@@ -328,7 +327,7 @@ class BotProcess:
             "DISCORD_TOKEN": "fake-token", "DISCORD_API_BASE": fake.api_base,
             "DATABASE_PATH": str(directory / "holdem.sqlite3"), "LOG_LEVEL": "INFO",
             FIGURES_VARIABLE: str(directory / "figures.json"),
-            IMAGES_VARIABLE: "on" if images else "off",
+            "IMAGES": "on" if images else "off",
             **({PROFILE_VARIABLE: str(profile.resolve())} if profile else {}),
         }
         process = await asyncio.create_subprocess_exec(
@@ -583,7 +582,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--no-images", dest="images", action="store_false",
-                        help="run the bot with table and card images off (draw_images)")
+                        help="run the bot with table and card images off (its IMAGES=off)")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="write a cProfile of the bot's event-loop thread over the"
                              " measured seconds")

@@ -86,15 +86,23 @@ def test_a_database_url_that_is_not_one_is_rejected_without_showing_a_password(u
 @pytest.mark.parametrize(("text", "expected"), [
     ("", True), ("on", True), (" OFF ", False), ("false", False), ("0", False), ("yes", True),
 ])  # fmt: skip
-@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER"])
-def test_a_worker_is_on_unless_switched_off(variable: str, text: str, expected: bool):
+@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER", "IMAGES"])
+def test_a_switch_is_on_unless_switched_off(variable: str, text: str, expected: bool):
     field = variable.lower()
     assert getattr(Settings.from_env({variable: text}), field) is expected
     assert getattr(Settings.from_env({}), field) is True
 
 
-@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER"])
+@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER", "IMAGES"])
 @pytest.mark.parametrize("text", ["maybe", "2", "offf"])
-def test_a_worker_switch_that_is_neither_on_nor_off_is_rejected(variable: str, text: str):
+def test_a_switch_that_is_neither_on_nor_off_is_rejected(variable: str, text: str):
     with pytest.raises(SettingsError, match=f"{variable} must be on or off, not '{text}'"):
         Settings.from_env({variable: text})
+
+
+@pytest.mark.parametrize(("text", "draws"), [("", True), ("off", False)])
+def test_images_off_builds_a_bot_that_draws_none(text: str, draws: bool):
+    from bot.discord_ui.app import create_bot
+
+    bot = create_bot(Settings.from_env({"DISCORD_TOKEN": "x", "IMAGES": text}))
+    assert bot.options.draw_images is draws

@@ -282,5 +282,7 @@ class HoldemBot(commands.AutoShardedBot):
 
 
 def create_bot(settings: Settings | None = None, options: BotOptions | None = None) -> HoldemBot:
-    """The unstarted bot; with ``settings=None`` they are read from the environment."""
-    return HoldemBot(settings or Settings.from_env(), options or BotOptions())
+    """The unstarted bot; with ``settings=None`` they are read from the environment, and
+    without ``options`` the defaults, images as ``settings.images`` says."""
+    settings = settings or Settings.from_env()
+    return HoldemBot(settings, options or BotOptions(draw_images=settings.images))
