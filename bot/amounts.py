@@ -11,7 +11,8 @@ MAX_AMOUNT = 10**12
 
 def parse_amount(text: str) -> int:
     """Read a chip amount typed by a person: decimal digits, optionally with ``,`` or ``_``
-    separators.
+    separators, or the full-width comma ``，`` that a Chinese input method types (its
+    full-width digits are decimal digits already).
 
     Garbage, zero, negative and absurdly large amounts raise ``InputError`` with the reason.
     Only ``str.isdecimal()`` digits count (``"²"`` passes ``isdigit()`` but not ``int()``), and
@@ -20,7 +21,7 @@ def parse_amount(text: str) -> int:
     >>> parse_amount(" 1,500 ")
     1500
     """
-    cleaned = text.strip().replace(",", "").replace("_", "")
+    cleaned = text.strip().replace(",", "").replace("，", "").replace("_", "")
     digits = cleaned.removeprefix("-")
     if not digits.isdecimal():
         raise InputError(tr("“{text}” is not an amount: type a whole number, like 120.",

@@ -24,6 +24,11 @@ def test_garbage_negative_and_huge_amounts_are_refused(typed: str, reason: str):
         parse_amount(typed)
 
 
+@pytest.mark.parametrize("typed", ["1，500", "１，５００", "１５００"])
+def test_a_chinese_input_method_s_full_width_digits_and_comma_are_read(typed: str):
+    assert parse_amount(typed) == 1_500
+
+
 def test_decimal_digits_of_any_script_are_read_as_numbers():
     assert parse_amount("١٢٠") == 120  # Arabic-Indic digits: str.isdecimal() and int() agree
     assert parse_amount("0" * 40 + "75") == 75
