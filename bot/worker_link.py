@@ -23,6 +23,7 @@ import itertools
 import logging
 import multiprocessing
 import pickle
+import signal
 import socket
 import struct
 from collections.abc import Callable, Iterator
@@ -71,7 +72,13 @@ def _serve(connection: socket.socket, make_handler: Callable[[], Handler], name:
     until the other end closes, reading or writing (the bot stopped, maybe while this
     started): then it ends quietly. A request (with an id) gets its answer, or the error the
     handler raised as text; a message without an id gets nothing back (its error is logged
-    here)."""
+    here).
+
+    SIGINT and SIGTERM are ignored: a terminal's Ctrl-C and systemd's stop signal every
+    process of the bot, and the bot, stopping cleanly, still asks its workers for the tables'
+    last pictures and moves; it ends them itself, by closing their socket."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # Linux: the name ps and top show
         Path("/proc/self/comm").write_text(name[:15])
     handler = make_handler()

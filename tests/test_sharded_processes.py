@@ -86,7 +86,7 @@ class BotProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=environ, cwd=ROOT,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, preexec_fn=_interruptible)
+            stderr=asyncio.subprocess.PIPE, preexec_fn=_interruptible, start_new_session=True)
         started = cls(process)
         started.reader = asyncio.create_task(started._read())
         return started
@@ -110,10 +110,15 @@ class BotProcess:
             await self.reader
         return status
 
-    async def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
-        """Send ``sig`` (SIGTERM or SIGINT: a clean shutdown) and wait for the exit."""
+    async def stop(self, sig: signal.Signals = signal.SIGTERM, *, group: bool = False) -> int:
+        """Send ``sig`` (SIGTERM or SIGINT: a clean shutdown) and wait for the exit; to the
+        bot's worker processes too with ``group``, as a terminal's Ctrl-C or systemd's stop
+        sends it to every process of the group."""
         if self.process.returncode is None:
-            self.process.send_signal(sig)
+            if group:
+                os.killpg(self.process.pid, sig)
+            else:
+                self.process.send_signal(sig)
         return await self.exit_status()
 
 
@@ -284,12 +289,15 @@ async def test_after_sigkill_the_next_process_on_the_database_takes_over(
     await assert_everyone_has_their_chips_back(backend, on_0)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize(("sig", "group"), [
+    (signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGTERM, True),
+])
 async def test_a_stop_signal_closes_the_bot_cleanly_mid_hand(
-        fake: FakeDiscord, backend: Backend, sig: signal.Signals):
-    """SIGTERM (``docker stop``, systemd, ``kill``) and SIGINT (Ctrl-C) close the bot as it
-    closes itself: the hand in progress refunded before the exit, the table message saying so,
-    status 0. Not left to the next start's crash recovery."""
+        fake: FakeDiscord, backend: Backend, sig: signal.Signals, group: bool):
+    """SIGTERM (``docker stop``, ``kill``) and SIGINT close the bot as it closes itself: the
+    hand in progress refunded before the exit, the table message saying so, status 0, nothing
+    logged as an error. Not left to the next start's crash recovery. A terminal's Ctrl-C and
+    systemd's stop signal the bot's worker processes too, which leave the stopping to it."""
     on_0, _ = two_guilds(fake)
     process = await BotProcess.start(fake, backend)
     try:
@@ -297,8 +305,10 @@ async def test_a_stop_signal_closes_the_bot_cleanly_mid_hand(
         await on_0.sit_down()
         await on_0.start_a_hand_and_act()
     finally:
-        status = await process.stop(sig)
+        status = await process.stop(sig, group=group)
     assert status == 0, "\n".join(process.lines)
+    assert not [line for line in process.lines if "ERROR" in line or "Traceback" in line], \
+        "\n".join(process.lines)
     assert "Any hand in progress was cancelled" in said_in(fake, on_0.channel)
     await assert_everyone_has_their_chips_back(backend, on_0)
 
