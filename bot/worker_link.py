@@ -74,11 +74,11 @@ def _serve(connection: socket.socket, make_handler: Callable[[], Handler], name:
     handler raised as text; a message without an id gets nothing back (its error is logged
     here).
 
-    SIGINT and SIGTERM are ignored: a terminal's Ctrl-C and systemd's stop signal every
-    process of the bot, and the bot, stopping cleanly, still asks its workers for the tables'
-    last pictures and moves; it ends them itself, by closing their socket."""
-    for stop in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(stop, signal.SIG_IGN)
+    SIGINT is ignored: a terminal's Ctrl-C reaches every process of the bot, and the bot,
+    stopping cleanly, still asks its workers for the tables' last pictures and moves; it ends
+    them itself, by closing their socket. SIGTERM keeps its default: it is how
+    ``multiprocessing`` ends a worker left running when the bot's interpreter exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # Linux: the name ps and top show
         Path("/proc/self/comm").write_text(name[:15])
     handler = make_handler()

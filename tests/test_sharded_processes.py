@@ -112,8 +112,8 @@ class BotProcess:
 
     async def stop(self, sig: signal.Signals = signal.SIGTERM, *, group: bool = False) -> int:
         """Send ``sig`` (SIGTERM or SIGINT: a clean shutdown) and wait for the exit; to the
-        bot's worker processes too with ``group``, as a terminal's Ctrl-C or systemd's stop
-        sends it to every process of the group."""
+        bot's worker processes too with ``group``, as a terminal's Ctrl-C sends it to every
+        process of the group."""
         if self.process.returncode is None:
             if group:
                 os.killpg(self.process.pid, sig)
@@ -289,15 +289,13 @@ async def test_after_sigkill_the_next_process_on_the_database_takes_over(
     await assert_everyone_has_their_chips_back(backend, on_0)
 
 
-@pytest.mark.parametrize(("sig", "group"), [
-    (signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGTERM, True),
-])
+@pytest.mark.parametrize(("sig", "group"), [(signal.SIGTERM, False), (signal.SIGINT, True)])
 async def test_a_stop_signal_closes_the_bot_cleanly_mid_hand(
         fake: FakeDiscord, backend: Backend, sig: signal.Signals, group: bool):
     """SIGTERM (``docker stop``, ``kill``) and SIGINT close the bot as it closes itself: the
     hand in progress refunded before the exit, the table message saying so, status 0, nothing
-    logged as an error. Not left to the next start's crash recovery. A terminal's Ctrl-C and
-    systemd's stop signal the bot's worker processes too, which leave the stopping to it."""
+    logged as an error. Not left to the next start's crash recovery. A terminal's Ctrl-C
+    signals the bot's worker processes too, which leave the stopping to it."""
     on_0, _ = two_guilds(fake)
     process = await BotProcess.start(fake, backend)
     try:
