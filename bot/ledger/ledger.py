@@ -10,6 +10,7 @@ that moves chips is in ``accounts`` and ``hands``; this module composes it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -1118,11 +1119,11 @@ async def _open_sqlite(
             raise LedgerUnavailable(f"{path} is a folder, not a database file")
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            db = await aiosqlite.connect(path, isolation_level=None)
+            db = await _connect_sqlite(path)
         except (OSError, sqlite3.Error) as error:
             raise LedgerUnavailable(f"cannot open {path}: {error}") from error
     else:
-        db = await aiosqlite.connect(path, isolation_level=None)
+        db = await _connect_sqlite(path)
     transactions = Transactions(db, group_commit=group_commit)
     try:
         if existing and not await transactions.call(holds_a_ledger):
@@ -1138,6 +1139,19 @@ async def _open_sqlite(
         await db.close()
         raise
     return transactions
+
+
+async def _connect_sqlite(path: str | Path) -> aiosqlite.Connection:
+    """``aiosqlite.connect(path)``, closed again if the wait is cancelled (the bot stopped
+    while it started): the connection's thread opens it anyway, and left open it would outlive
+    the event loop and fail there with a traceback."""
+    opening = asyncio.ensure_future(aiosqlite.connect(path, isolation_level=None))
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await (await opening).close()
+        raise
 
 
 async def _configure(transactions: Transactions) -> None:

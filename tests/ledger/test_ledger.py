@@ -853,3 +853,31 @@ def test_two_processes_opening_a_new_file_at_once_apply_each_migration_once(
         migrate(late, MIGRATIONS_DIR)
         versions = late.execute("SELECT version FROM schema_version ORDER BY 1").fetchall()
     assert versions == SHIPPED_VERSIONS
+
+
+def test_opening_cancelled_at_once_closes_the_connection_it_started(tmp_path: Path) -> None:
+    """The bot stopped while it started: ``Ledger.open`` cancelled while SQLite's thread opens
+    the file (slowly here). The open waits for that connection and closes it before the
+    cancellation goes on: else the thread, finishing after the event loop closed, failed
+    there with a traceback ("Event loop is closed")."""
+    script = (
+        "import asyncio, sqlite3, sys, time\n"
+        "from bot.ledger import Ledger\n"
+        "opening_now = sqlite3.connect\n"
+        "def slow_connect(*args, **kwargs):\n"
+        "    time.sleep(0.3)\n"
+        "    return opening_now(*args, **kwargs)\n"
+        "sqlite3.connect = slow_connect\n"
+        "async def main():\n"
+        "    opening = asyncio.ensure_future(Ledger.open(sys.argv[1]))\n"
+        "    await asyncio.sleep(0.05)\n"
+        "    opening.cancel()\n"
+        "    try:\n"
+        "        await opening\n"
+        "    except asyncio.CancelledError:\n"
+        "        print('cancelled')\n"
+        "asyncio.run(main())\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script, str(tmp_path / "ledger.sqlite3")],
+                         capture_output=True, text=True, timeout=60)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "cancelled\n", "")
