@@ -59,9 +59,10 @@ class Settings:
     (``bot.render.pictures``), off the event loop's GIL. Off, in threads of the bot's process:
     as with ``bot_worker``, for a machine running as many bot processes as it has cores."""
     images: bool = True
-    """``IMAGES``: pictures of the table on its message, of the hole cards in their DMs, and
-    the /stats and /leaderboard charts. Off, every message is text and embeds only: about
-    half the bot's CPU per hand and a seventh of the bytes it uploads (README, Performance)."""
+    """``IMAGES``: pictures of the table on its message, of the hole cards in their DMs, the
+    /stats, /leaderboard and /review charts, and /replay's animations. Off, every message is
+    text and embeds only, and /replay points to /history: about half the bot's CPU per hand
+    and a seventh of the bytes it uploads (README, Performance)."""
 
     @property
     def database(self) -> str | Path:
