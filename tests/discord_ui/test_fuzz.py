@@ -142,6 +142,8 @@ async def click(club: Club, member: int, rng: random.Random) -> InteractionRecor
     TRIED[f"button {custom_id.split(':')[1]}"] += 1
     answer = await club.fake.click(member, message.id, custom_id)
     if answer.modal is not None:
+        if channel not in places(club):  # deleted by the batch while the form was open
+            return answer
         field = answer.modal["components"][0]["components"][0]["custom_id"]
         TRIED["amount form"] += 1
         return await club.fake.submit_modal(member, answer.modal["custom_id"],
