@@ -136,11 +136,7 @@ class HoldemBot(commands.AutoShardedBot):
         server), to that API and the gateway it names instead of Discord's."""
         if self.settings.discord_api_base is None:
             return await super().start(token, reconnect=reconnect)
-        discord.http.Route.BASE = self.settings.discord_api_base
-        await self.login(token)
-        _, gateway, _ = await self.http.get_bot_gateway()
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
-        await self.connect(reconnect=reconnect)
+        await connect_through(self, self.settings.discord_api_base, token, reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         self.ledger = await Ledger.open(self.settings.database)
@@ -279,6 +275,17 @@ class HoldemBot(commands.AutoShardedBot):
         if hasattr(self, "ledger"):
             await self.ledger.close()
         await super().close()
+
+
+async def connect_through(client: discord.Client, api_base: str, token: str, *,
+                          reconnect: bool = True) -> None:
+    """Log ``client`` in at ``api_base`` (a REST proxy, or a test server) and connect it to
+    the gateway that API names, as ``Client.start`` does with Discord's."""
+    discord.http.Route.BASE = api_base
+    await client.login(token)
+    _, gateway, _ = await client.http.get_bot_gateway()
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    await client.connect(reconnect=reconnect)
 
 
 def create_bot(settings: Settings | None = None, options: BotOptions | None = None) -> HoldemBot:

@@ -1,0 +1,37 @@
+"""The Discord floor benchmark, run small: both clients answer every click with the mix of a
+hand and are measured."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks.discord_floor import CLIENTS, REQUIRED_KEYS, Mix, main
+
+
+def test_a_hands_token_edits_and_dms_are_spread_over_its_clicks_to_the_whole_share() -> None:
+    mix = Mix(token_edits=3.4 / 8.3, dms=1.7 / 8.3)
+    taken = [mix.next_click() for _ in range(83)]  # ten hands' clicks
+    # the fractions are floats: the last one may still be owed by a hair
+    assert sum(edits for edits, _ in taken) in (33, 34)
+    assert sum(dms for _, dms in taken) in (16, 17)
+    assert all(edits <= 1 and dms <= 1 for edits, dms in taken)
+
+
+@pytest.mark.slow
+def test_both_clients_answer_a_few_tables_clicks_and_are_measured(capsys) -> None:
+    figures = main(["--tables", "3", "--seconds", "2", "--hands-per-second", "1", "--json"])
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [one["client"] for one in printed] == list(CLIENTS)
+    assert [json.loads(json.dumps(vars(one))) for one in figures] == printed
+    for one in printed:
+        assert set(REQUIRED_KEYS) <= set(one)
+        assert one["hands"] > 0 and one["clicks_per_s"] > 0
+        assert one["client_cpu_ms_per_hand"] > 0
+        requests = one["requests_per_hand"]
+        # every click answered with the table; the mix's edits and DMs, a click's worth apart
+        assert requests["interaction_response"] == pytest.approx(8.3, abs=0.5)
+        assert requests["response_edit"] == pytest.approx(3.4, abs=1.0)
+        assert requests["dm_message_create"] == pytest.approx(1.7, abs=1.0)
+        assert one["upload_kb_per_hand"] > 0
