@@ -215,7 +215,7 @@ def table_embed(
                         value=render_plain(state.last_action, language), inline=False)
     if outcome is not None:
         embed.add_field(
-            name=say(tr("Hand #{number} result", number=str(outcome.hand_number))),
+            name=say(tr("Hand #{number} result", number=str(outcome.hand_id))),
             value=outcome_text(outcome, language)[:1024] or "—",
             inline=False,
         )

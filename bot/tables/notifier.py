@@ -182,11 +182,10 @@ class PlayerResult:
 class HandOutcome:
     """A finished hand: who won what from which pot, the hands shown, the board(s).
 
-    ``hand_id`` is the hand's id in the ledger (where its history text is stored), and
-    ``hand_number`` the number people see, the same id (as ``TableState.hand_number``).
+    ``hand_id`` is the hand's id in the ledger (where its history text is stored), which is
+    also the number people see (as ``TableState.hand_number``).
     """
 
-    hand_number: int
     hand_id: int
     boards: tuple[tuple[Card, ...], ...]
     awards: tuple[PotAward, ...]

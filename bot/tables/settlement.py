@@ -86,7 +86,6 @@ def hand_outcome(
         for position, seat in enumerate(seats)
     )
     return HandOutcome(
-        hand_number=hand_id,
         hand_id=hand_id,
         boards=result.boards,
         awards=awards,

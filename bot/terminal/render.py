@@ -148,7 +148,7 @@ def uncalled_bets(outcome: HandOutcome, you: int, language: Language = ENGLISH) 
 def render_outcome(outcome: HandOutcome, style: Style, you: int) -> str:
     """The end of a hand: the board(s), every hand shown with its name, who won what."""
     say = style.say
-    lines = [style.rule(say(tr("Hand #{number} result", number=str(outcome.hand_number))))]
+    lines = [style.rule(say(tr("Hand #{number} result", number=str(outcome.hand_id))))]
     for index, cards in enumerate(outcome.boards):
         label = _board_label(index, outcome.ran_twice, style.language)
         lines.append(_label(label) + (style.cards(cards) if cards else say(tr("(no flop)"))))

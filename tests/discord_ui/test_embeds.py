@@ -81,7 +81,7 @@ def test_two_boards_are_shown_when_the_hand_is_run_twice():
 
 def test_the_result_names_winners_pots_and_hands():
     outcome = HandOutcome(
-        hand_number=4, hand_id=99, boards=(tuple(parse_cards("Ah Kd 7c 2s 3s")),),
+        hand_id=4, boards=(tuple(parse_cards("Ah Kd 7c 2s 3s")),),
         awards=(PotAward(1, "bob", 600, 0, 0, "Three of a Kind"),
                 PotAward(0, "alice", 200, 1, 0, None)),
         shown=(ShownHand(1, "bob", tuple(parse_cards("7s 7h")), ("Three of a Kind",)),),
@@ -101,7 +101,7 @@ def test_names_are_shown_as_written_never_as_markdown_or_links():
     sneaky = "[free chips](https://example.com) **boss**"
     escaped = r"\[free chips](https://example.com) \*\*boss\*\*"
     outcome = HandOutcome(
-        hand_number=1, hand_id=1, boards=((),),
+        hand_id=1, boards=((),),
         awards=(PotAward(0, sneaky, 30, 0, 0, None),),
         shown=(ShownHand(0, sneaky, tuple(parse_cards("7s 7h")), ("a Pair",)),),
         mucked_seats=(), results=(), history_text="",

@@ -65,7 +65,7 @@ def busy_table_and_result():
                                                               60, 80, True)))
     trips = hand_name(evaluate(parse_cards("7s 7h Ah Kd 7c")))
     outcome = HandOutcome(
-        hand_number=4, hand_id=99, boards=(first, second),
+        hand_id=4, boards=(first, second),
         awards=(PotAward(1, "bob", 600, 0, 0, trips), PotAward(0, "alice", 1_200, 1, 1, None)),
         shown=(ShownHand(1, "bob", tuple(parse_cards("7s 7h")), (trips, trips)),),
         mucked_seats=(), results=(PlayerResult(1, "bob", 12, 300, 1_800),), history_text="")

@@ -48,7 +48,7 @@ async def test_two_people_and_a_bot_play_hands_that_settle_in_the_ledger(tmp_pat
         assert sum(result.net for result in outcome.results) == 0
         record = await ledger.hand_history(outcome.hand_id)
         assert record is not None and {p.name for p in record.participants} >= {"Alice", "Bob"}
-        assert [o.hand_number for o in notifier.outcomes] == list(range(1, played + 1))
+        assert [o.hand_id for o in notifier.outcomes] == list(range(1, played + 1))
         first_cards = {user: cards for _, user, cards in notifier.hole_cards_sent[:2]}
         for outcome in notifier.outcomes[:3]:  # each one's replay plays again to its results
             record, hand = await replayed(ledger, outcome.hand_id)

@@ -221,7 +221,7 @@ async def test_sitting_out_player_posts_blinds_and_is_folded(tmp_path: Path) -> 
         nets = []
         for outcome in later:
             net = next(r.net for r in outcome.results if r.user_id == ALICE)
-            level = schedule.level((outcome.hand_number - 1) // schedule.length)
+            level = schedule.level((outcome.hand_id - 1) // schedule.length)
             assert net >= -(level.big_blind + level.ante)
             nets.append(net)
         assert any(net < 0 for net in nets)

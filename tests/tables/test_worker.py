@@ -86,7 +86,7 @@ async def test_a_hung_worker_is_replaced_and_its_bots_decide_at_their_tables(
                 await manager.run_hands(CHANNEL, 1)
         state = manager.state(CHANNEL)
         assert not any(seat.sitting_out for seat in state.seats)  # not the bots' fault
-        assert [o.hand_number for o in notifier.outcomes] == list(range(1, state.hand_number + 1))
+        assert [o.hand_id for o in notifier.outcomes] == list(range(1, state.hand_number + 1))
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
     finally:
         await manager.shutdown()

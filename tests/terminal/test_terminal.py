@@ -311,7 +311,7 @@ def test_cards_shown_at_showdown_appear_on_their_seat() -> None:
 def outcome(**changes: object) -> HandOutcome:
     board = tuple(parse_cards("Ah Kd 7c 2s 9h"))
     values = dict(
-        hand_number=3, hand_id=11, boards=(board,),
+        hand_id=3, boards=(board,),
         awards=(PotAward(0, "alice", 300, 0, 0, "Three of a kind, Queens"),
                 PotAward(1, "Happy Hal", 80, 1, 0, "Pair of Aces")),
         shown=(ShownHand(0, "alice", tuple(parse_cards("Qs Qh")), ("Three of a kind, Queens",)),
