@@ -178,18 +178,20 @@ class FloorClient(discord.Client):
         channel_id = self.dm_channels.get(user_id)
         if channel_id is None:
             opened = await self._request("POST", "/users/@me/channels",
-                                         *_json({"recipient_id": str(user_id)}))
+                                         *_json({"recipient_id": str(user_id)}), parsed=True)
             channel_id = self.dm_channels[user_id] = int(opened["id"])
         await self._request("POST", f"/channels/{channel_id}/messages",
                             *_json({"content": DM_TEXT, "allowed_mentions": {"parse": []}}))
 
-    async def _request(self, method: str, path: str, body: bytes, content_type: str) -> Any:
+    async def _request(self, method: str, path: str, body: bytes, content_type: str, *,
+                       parsed: bool = False) -> Any:
+        """Send one request; its answer is read, and parsed only when ``parsed`` (as the
+        bot's own edits read theirs without parsing)."""
         assert self.session is not None
         async with self.session.request(method, self.api_base + path, data=body,
                                         headers={"Content-Type": content_type}) as response:
             response.raise_for_status()
-            return await response.json() if response.content_type == "application/json" \
-                else await response.read()
+            return await response.json() if parsed else await response.read()
 
 
 def _json(payload: dict[str, Any]) -> tuple[bytes, str]:
