@@ -49,21 +49,20 @@ from benchmarks.discord import ROOT, BotCpu
 from benchmarks.tables import positive
 from bot.discord_ui.app import connect_through
 from bot.discord_ui.direct_edits import TableEdit, answer_with_table, edit_through_token
-from bot.discord_ui.embeds import table_embed
+from bot.discord_ui.embeds import hole_cards_text, table_embed
 from bot.discord_ui.views.table_controls import table_components
 from bot.i18n.poker import action_text
-from bot.tables.notifier import PotState
+from bot.tables.notifier import PotState, TableState
 from engine.actions import ActionKind, Street
+from engine.cards import parse_cards
 from engine.view import ActionRecord
-from tests.fake_discord import CallKind, FakeDiscord
+from tests.fake_discord import CallKind, FakeDiscord, StoredMessage
 from tests.table_states import seat_state, table_state
 
 CLIENTS = ("bot", "raw")
 API_VARIABLE, MIX_VARIABLE = "FLOOR_API_BASE", "FLOOR_MIX"
 TOKEN = "fake-token"
 READY_LINE = "floor client ready"
-DM_TEXT = "Hand #12 in <#1100000000001179649>: your cards are **8♠ K♥**"
-"""A hole-card DM as the bot sends it without images."""
 WARM_UP_TIMEOUT = 120.0
 """The window opens once every person's DM channel is open, within this many seconds."""
 REQUIRED_KEYS = ("client", "tables", "seconds", "clicks_per_s", "hands",
@@ -71,9 +70,8 @@ REQUIRED_KEYS = ("client", "tables", "seconds", "clicks_per_s", "hands",
                  "requests_per_hand", "upload_kb_per_hand")
 
 
-def table_edit() -> TableEdit:
-    """The table message of a hand on the flop, three seated, a person to act: the embed and
-    buttons the bot sends for it, without a picture."""
+def hand_on_the_flop() -> TableState:
+    """A hand on the flop at a table of two people and a bot, a person to act."""
     seats = (seat_state(0, "Ann", 1100000000001179657, stack=1_940, bet=40, is_button=True),
              seat_state(1, "Bob", 1100000000001179658, stack=1_980, bet=0),
              seat_state(2, "Pip", None, stack=1_960, bet=40))
@@ -81,6 +79,12 @@ def table_edit() -> TableEdit:
     state = table_state(street=Street.FLOP, board="Qh Jc Td", seats=seats, to_act_seat=1,
                         pots=(PotState(120, (0, 1, 2)),), hand_number=12, hand_id=12,
                         last_action=action_text("Pip", bet))
+    return state
+
+
+def table_edit(state: TableState) -> TableEdit:
+    """The embed and buttons the bot sends for ``state``'s table message, without a
+    picture."""
     return TableEdit(table_embed(state).to_dict(), table_components(state))
 
 
@@ -114,7 +118,9 @@ class FloorClient(discord.Client):
         self.api_base = api_base
         self.mix = mix
         self.raw = raw
-        self.edit = table_edit()
+        state = hand_on_the_flop()
+        self.edit = table_edit(state)
+        self.dm_text = hole_cards_text(state, parse_cards("8s Kh"))  # as sent without images
         self.dm_channels: dict[int, int] = {}
         self.session: aiohttp.ClientSession | None = None
         self.answering: set[asyncio.Task[None]] = set()
@@ -139,8 +145,7 @@ class FloorClient(discord.Client):
         print(READY_LINE, flush=True)
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
-        if self.raw:
-            return
+        """The bot's own path (the raw client's parser never hands discord.py the event)."""
         await answer_with_table(interaction, self.edit)
         edits, dms = self.mix.next_click()
         for _ in range(edits):
@@ -155,7 +160,7 @@ class FloorClient(discord.Client):
             channel_id = (await self.create_dm(discord.Object(user_id))).id
             self.dm_channels[user_id] = channel_id
         await self.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
-            .send(DM_TEXT)
+            .send(self.dm_text)
 
     def _raw_interaction(self, data: dict[str, Any]) -> None:
         task = asyncio.ensure_future(self._raw_answer(data))
@@ -181,7 +186,7 @@ class FloorClient(discord.Client):
                                          *_json({"recipient_id": str(user_id)}), parsed=True)
             channel_id = self.dm_channels[user_id] = int(opened["id"])
         await self._request("POST", f"/channels/{channel_id}/messages",
-                            *_json({"content": DM_TEXT, "allowed_mentions": {"parse": []}}))
+                            *_json({"content": self.dm_text, "allowed_mentions": {"parse": []}}))
 
     async def _request(self, method: str, path: str, body: bytes, content_type: str, *,
                        parsed: bool = False) -> Any:
@@ -280,6 +285,7 @@ async def run(client_name: str, tables: int, seconds: float, hands_per_second: f
             await asyncio.sleep(seconds)
             used = BotCpu.of(process.pid) - used_before
             elapsed, clicked = time.perf_counter() - opened, clicks - clicks_before
+            called_until = fake.now()
         finally:
             for task in clicking:
                 task.cancel()
@@ -287,7 +293,8 @@ async def run(client_name: str, tables: int, seconds: float, hands_per_second: f
             with contextlib.suppress(ProcessLookupError):
                 process.terminate()
             await process.wait()
-        calls = [call for call in fake.calls if call.time >= called_since]
+        # the window's requests only, not those of the clicks still in flight as it closed
+        calls = [call for call in fake.calls if called_since <= call.time < called_until]
     hands = clicked / answers
 
     def per_hand(amount: float) -> float:
@@ -309,7 +316,7 @@ async def run(client_name: str, tables: int, seconds: float, hands_per_second: f
     )
 
 
-def _enabled_button(message: Any) -> str:
+def _enabled_button(message: StoredMessage) -> str:
     """The custom id of the message's first enabled button."""
     for row in message.components:
         for button in row["components"]:
