@@ -254,6 +254,7 @@ async def run(client_name: str, tables: int, seconds: float, hands_per_second: f
             env=environ, cwd=ROOT, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE)
         clicking: list[asyncio.Task[None]] = []
+        stopped = False
         try:
             assert process.stdout is not None
             async with asyncio.timeout(60):
@@ -269,7 +270,7 @@ async def run(client_name: str, tables: int, seconds: float, hands_per_second: f
             async def click(person: int, message_id: int, custom_id: str) -> None:
                 nonlocal clicks
                 await asyncio.sleep(rng.random() * gap)
-                while True:
+                while not stopped:
                     await fake.click(person, message_id, custom_id)
                     clicks += 1
                     await asyncio.sleep(gap)
@@ -287,6 +288,11 @@ async def run(client_name: str, tables: int, seconds: float, hands_per_second: f
             elapsed, clicked = time.perf_counter() - opened, clicks - clicks_before
             called_until = fake.now()
         finally:
+            # cancelling alone is not enough: Python 3.11's ``asyncio.wait_for`` (in the
+            # fake's click) may swallow a cancellation that meets its end, and a click loop
+            # that went on kept a run waiting for good after its window (seen in the smoke
+            # test, with both cores busy and without)
+            stopped = True
             for task in clicking:
                 task.cancel()
             await asyncio.gather(*clicking, return_exceptions=True)

@@ -3,11 +3,14 @@ hand and are measured."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from typing import Any
 
 import pytest
 
-from benchmarks.discord_floor import CLIENTS, REQUIRED_KEYS, Mix, main
+from benchmarks.discord_floor import CLIENTS, REQUIRED_KEYS, Figures, Mix, main, run
+from tests.fake_discord import FakeDiscord
 
 
 def test_a_hands_token_edits_and_dms_are_spread_over_its_clicks_to_the_whole_share() -> None:
@@ -38,3 +41,25 @@ def test_both_clients_answer_a_few_tables_clicks_and_are_measured(capsys) -> Non
         assert requests["dm_message_create"] == pytest.approx(1.7, abs=1.0)
         assert one["upload_kb_per_hand"] > 0
 
+
+@pytest.mark.slow
+def test_a_run_ends_even_when_a_click_swallows_its_cancellation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11's ``asyncio.wait_for`` returns its result instead of raising when the
+    cancellation meets the answer: the click loops must still end with the window."""
+    clicked = FakeDiscord.click
+
+    async def swallowing(self: FakeDiscord, *args: Any) -> Any:
+        try:
+            return await clicked(self, *args)
+        except asyncio.CancelledError:
+            return None
+
+    monkeypatch.setattr(FakeDiscord, "click", swallowing)
+
+    async def measured() -> Figures:
+        async with asyncio.timeout(60):
+            return await run("raw", tables=2, seconds=1, hands_per_second=3, answers=8.3,
+                             token_edits=3.4, dms=1.7, seed=1)
+
+    assert asyncio.run(measured()).hands > 0
