@@ -25,6 +25,7 @@ from bot.errors import HandInProgress
 from bot.i18n import tr
 from bot.ledger.accounts import move_chips
 from bot.ledger.errors import TournamentNotOpen, UnbalancedHand
+from bot.ledger.habits import COLUMNS, HandHabits, add_totals
 from bot.ledger.records import HandParticipant
 from bot.ledger.statements import (
     Dialect,
@@ -214,13 +215,15 @@ _START_IN_ONE_STATEMENT = (
 def record_settlement(
     dialect: Dialect, hand_id: int, now: float, history_text: str, replay: str | None,
     moves: Sequence[tuple[int, int]], results: Mapping[Holder, HandParticipant],
+    habits: Mapping[Holder, HandHabits],
 ) -> Script[bool]:
     """Close a running hand as settled with its history and replay, add each
-    ``(delta, account_id)`` of ``moves`` to its account, record everyone's result and update
-    people's stats; False, and nothing written, if the hand is not running."""
+    ``(delta, account_id)`` of ``moves`` to its account, record everyone's result and
+    ``habits`` (``habits.count_hand``) and update people's stats and habit totals; False, and
+    nothing written, if the hand is not running."""
     if dialect == "postgresql":
         settled = yield from settle_hands(
-            [HandSettlement(hand_id, now, history_text, replay, moves, results)]
+            [HandSettlement(hand_id, now, history_text, replay, moves, results, habits)]
         )
         return bool(settled)
     closing = (now, history_text, replay, hand_id)
@@ -228,7 +231,7 @@ def record_settlement(
     if closed is None:
         return False
     yield from move_chips(moves, "hand result", now, hand_id)
-    yield from _record_results(hand_id, closed[0], results, _stats("1"))
+    yield from _record_results(hand_id, closed[0], results, habits, _stats("1"))
     return True
 
 
@@ -262,35 +265,37 @@ def record_tournament_start(
 
 def record_tournament_settlement(
     hand_id: int, now: float, history_text: str, replay: str | None,
-    results: Mapping[Holder, HandParticipant],
+    results: Mapping[Holder, HandParticipant], habits: Mapping[Holder, HandHabits],
 ) -> Script[bool]:
     """Close a running tournament hand as settled with its history, replay and everyone's
-    result, adding to people's hand counts only; False, and nothing written, if it is not a
-    running tournament hand."""
+    result and habits, adding to people's hand counts and habit totals only; False, and
+    nothing written, if it is not a running tournament hand."""
     closed = yield from first_row(
         _CLOSE_HAND + " AND tournament_id IS NOT NULL RETURNING guild_id",
         now, history_text, replay, hand_id,
     )  # fmt: skip
     if closed is None:
         return False
-    yield from _record_results(hand_id, closed[0], results, _counts("1"))
+    yield from _record_results(hand_id, closed[0], results, habits, _counts("1"))
     return True
 
 
 def _record_results(
-    hand_id: int, guild_id: int, results: Mapping[Holder, HandParticipant], stats: str
+    hand_id: int, guild_id: int, results: Mapping[Holder, HandParticipant],
+    habits: Mapping[Holder, HandHabits], stats: str,
 ) -> Script[None]:
-    """Record everyone's result in a closed hand and update people's ``stats`` (an SQL
-    assignment list reading ``hp``) from them."""
-    played = [_result_row(key, participant) for key, participant in results.items()]
+    """Record everyone's result and habits in a closed hand and update people's ``stats`` (an
+    SQL assignment list reading ``hp``) from them."""
+    played = [_result_row(key, participant, habits[key]) for key, participant in results.items()]
     yield from command_many(
-        f"INSERT INTO {_HAND_PLAYERS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO {_HAND_PLAYERS} VALUES ({placeholders(len(played[0]) + 1)})",
         [(hand_id, *row) for row in played],
         # rowid numbers the rows in the order given, as SQLite does.
-        unnest=f"INSERT INTO {_HAND_PLAYERS} SELECT h, u, b, n, net, w, s, v, p, pot"
-        " FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::int[],"
-        " ?::int[], ?::int[], ?::int[], ?::bigint[]) WITH ORDINALITY"
-        " AS r(h, u, b, n, net, w, s, v, p, pot, k) ORDER BY k",
+        unnest=f"INSERT INTO {_HAND_PLAYERS} SELECT h, u, b, n, net, w, s, v, p, pot,"
+        f" {', '.join(COLUMNS)} FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[],"
+        f" ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[]{_HABIT_ARRAYS})"
+        f" WITH ORDINALITY AS r(h, u, b, n, net, w, s, v, p, pot, {', '.join(COLUMNS)}, k)"
+        " ORDER BY k",
     )
     yield from command(  # every person's stats from the rows just recorded, at once
         f"UPDATE players SET {stats} FROM hand_players hp WHERE hp.hand_id = ?"
@@ -304,8 +309,11 @@ _CLOSE_HAND = (
     " WHERE id = ? AND status = 'running'"
 )
 _HAND_PLAYERS = (
-    "hand_players (hand_id, user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won)"
+    "hand_players (hand_id, user_id, bot_name, name, net, won, showdown_won, vpip, pfr, pot_won,"
+    f" {', '.join(COLUMNS)})"
 )
+_HABIT_ARRAYS = ", ?::int[]" * len(COLUMNS)
+"""PostgreSQL: the arrays of a hand's habit counts, one per column of ``COLUMNS``."""
 
 def _stats(hands: str) -> str:
     """A person's stats after ``hands`` more hands (an SQL expression), from ``hp``: their
@@ -318,19 +326,20 @@ def _stats(hands: str) -> str:
 
 def _counts(hands: str) -> str:
     """A person's hand counts after ``hands`` more hands, from ``hp``: ``won``,
-    ``showdown_won``, ``vpip`` and ``pfr`` summed. Play chips (tournament hands) count here
-    and in no chip figure."""
+    ``showdown_won``, ``vpip``, ``pfr`` and the habits (every hand is counted as it settles)
+    summed. Play chips (tournament hands) count here and in no chip figure."""
     return (
         f"hands_played = hands_played + {hands}, hands_won = hands_won + hp.won,"
         " showdowns_won = showdowns_won + hp.showdown_won,"
-        " vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr"
+        f" vpip_hands = vpip_hands + hp.vpip, pfr_hands = pfr_hands + hp.pfr,"
+        f" {add_totals(hands, 'hp')}"
     )
 
-def _result_row(holder: Holder, p: HandParticipant) -> tuple[object, ...]:
+def _result_row(holder: Holder, p: HandParticipant, habits: HandHabits) -> tuple[object, ...]:
     """A participant's row of ``hand_players``, but for the hand's id."""
     user_id, bot_name = holder
     return (user_id, bot_name, p.name, p.net, int(p.won), int(p.showdown_won), int(p.vpip),
-            int(p.pfr), p.pot_won)  # fmt: skip
+            int(p.pfr), p.pot_won, *habits.as_row())  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +352,9 @@ class HandSettlement:
     replay: str | None
     moves: Sequence[tuple[int, int]]
     results: Mapping[Holder, HandParticipant]
+    habits: Mapping[Holder, HandHabits]
+    """Each player's counts (``habits.count_hand``), worked out before the transaction: a
+    transaction may be run again, and counting is the dearest part of a settlement."""
 
 
 def settle_hands(settlements: Sequence[HandSettlement]) -> Script[set[int]]:
@@ -352,13 +364,13 @@ def settle_hands(settlements: Sequence[HandSettlement]) -> Script[set[int]]:
     closing = [(s.hand_id, s.now, s.history_text, s.replay) for s in settlements]
     moves = [(s.hand_id, delta, account_id) for s in settlements for delta, account_id in s.moves]
     played = [
-        (s.hand_id, *_result_row(holder, participant))
+        (s.hand_id, *_result_row(holder, participant, s.habits[holder]))
         for s in settlements
         for holder, participant in s.results.items()
     ]
     settled = yield from rows(
-        _SETTLE_IN_ONE_STATEMENT, *columns(closing, 4), *columns(moves, 3), *columns(played, 10),
-        alone=True,
+        _SETTLE_IN_ONE_STATEMENT, *columns(closing, 4), *columns(moves, 3),
+        *columns(played, 10 + len(COLUMNS)), alone=True,
     )  # fmt: skip
     return {int(hand_id) for (hand_id,) in settled}
 
@@ -379,17 +391,17 @@ _SETTLE_IN_ONE_STATEMENT = (
     " entered AS (INSERT INTO entries (account_id, delta, reason, hand_id, created_at)"
     " SELECT account_id, delta, 'hand result', hand_id, finished_at FROM moves ORDER BY n),"
     " results AS (SELECT r.*, closed.guild_id FROM unnest(?::bigint[], ?::bigint[], ?::text[],"
-    " ?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[])"
+    f" ?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[]{_HABIT_ARRAYS})"
     " WITH ORDINALITY AS r(hand_id, user_id, bot_name, name, net, won, showdown_won, vpip,"
-    " pfr, pot_won, n) JOIN closed ON closed.id = r.hand_id),"
+    f" pfr, pot_won, {', '.join(COLUMNS)}, n) JOIN closed ON closed.id = r.hand_id),"
     # rowid numbers the rows in the order given, as SQLite does.
-    " recorded AS (INSERT INTO hand_players (hand_id, user_id, bot_name, name, net, won,"
-    " showdown_won, vpip, pfr, pot_won) SELECT hand_id, user_id, bot_name, name, net, won,"
-    " showdown_won, vpip, pfr, pot_won FROM results ORDER BY n),"
+    f" recorded AS (INSERT INTO {_HAND_PLAYERS} SELECT hand_id, user_id, bot_name, name, net,"
+    f" won, showdown_won, vpip, pfr, pot_won, {', '.join(COLUMNS)} FROM results ORDER BY n),"
     # A person at two tables of a server has a row of results in each hand: one update each.
     f" counted AS (UPDATE players SET {_stats('hp.hands')} FROM (SELECT guild_id, user_id,"
     " COUNT(*) AS hands, SUM(won) AS won, SUM(showdown_won) AS showdown_won, SUM(net) AS net,"
-    " MAX(pot_won) AS pot_won, SUM(vpip) AS vpip, SUM(pfr) AS pfr FROM results"
+    " MAX(pot_won) AS pot_won, SUM(vpip) AS vpip, SUM(pfr) AS pfr,"
+    f" {', '.join(f'SUM({name}) AS {name}' for name in COLUMNS)} FROM results"
     " WHERE bot_name = '' GROUP BY guild_id, user_id) hp"
     " WHERE players.guild_id = hp.guild_id AND players.user_id = hp.user_id)"
     " SELECT id FROM closed"

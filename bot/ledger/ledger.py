@@ -85,7 +85,6 @@ from bot.ledger.statements import (
     Script,
     command,
     first_row,
-    placeholders,
     rows,
 )
 from bot.ledger.transactions import BUSY_TIMEOUT_MS, Transactions, configure
@@ -158,10 +157,6 @@ class Ledger:
         """The start-of-hand snapshots of the hands this ledger began, until they end: a
         hand's snapshot never changes, so settling it needs no read of it (a round trip on
         PostgreSQL). A hand begun elsewhere (another process, before a restart) is read."""
-        self._counting = asyncio.Lock()
-        """Held while hands are counted for ``habits``: two ``/stats`` at once count each hand
-        once, the second then finding it done (processes sharing PostgreSQL may both count
-        one, writing the same counts)."""
         self._starts: Batcher[HandStart, tuple[int, Holdings]] | None = None
         self._settlements: Batcher[HandSettlement, None] | None = None
         if database.dialect == "postgresql":
@@ -478,6 +473,8 @@ class Ledger:
             raise UnbalancedHand("A player is listed twice among the participants.")
         for participant in participants:
             check_chips(participant.pot_won, "pot won")
+        counted = dict(zip(by_holder, habits.count_hand(hand_id, replay, len(by_holder)),
+                           strict=True))
 
         known = self._snapshots.get(hand_id)
         if known is not None and self._settlements is not None:
@@ -485,7 +482,7 @@ class Ledger:
                 check_settlement(known, final, by_holder)
                 await self._settlements.submit(HandSettlement(
                     hand_id, self._clock(), history_text, replay,
-                    _moves(known, final), by_holder,
+                    _moves(known, final), by_holder, counted,
                 ))  # fmt: skip
             finally:  # settled, or refused: a retry reads the snapshot again
                 self._snapshots.pop(hand_id, None)
@@ -498,7 +495,7 @@ class Ledger:
             check_settlement(start, final, by_holder)
             settled = yield from record_settlement(
                 self._db.dialect, hand_id, self._clock(), history_text, replay,
-                _moves(start, final), by_holder,
+                _moves(start, final), by_holder, counted,
             )  # fmt: skip
             if not settled:
                 raise UnknownHand(f"Hand {hand_id} is not running.")
@@ -553,10 +550,12 @@ class Ledger:
             raise UnbalancedHand("A tournament hand's results must add up to nothing.")
         for participant in participants:
             check_chips(participant.pot_won, "pot won")
+        counted = dict(zip(by_holder, habits.count_hand(hand_id, replay, len(by_holder)),
+                           strict=True))
 
         def body() -> Script[None]:
             settled = yield from record_tournament_settlement(
-                hand_id, self._clock(), history_text, replay, by_holder)
+                hand_id, self._clock(), history_text, replay, by_holder, counted)
             if not settled:
                 raise UnknownHand(f"Hand {hand_id} is not a running tournament hand.")
 
@@ -685,47 +684,41 @@ class Ledger:
         self, guild_id: int | None, by: HabitFigure, page: int, page_size: int
     ) -> list[LeaderboardRow]:
         """People with ``LEADERBOARD_MIN_HANDS`` counted hands and the figure ``by`` defined,
-        highest first (ties by user id). The figures are ratios computed in Python, so the
-        board is ranked here, not in SQL: one row per person of the scope."""
-        ranked = sorted(
-            ((value, user_id) for user_id, habits in (await self.habits(guild_id)).items()
-             if habits.hands >= LEADERBOARD_MIN_HANDS
-             and (value := habits.figure(by)) is not None),
-            key=lambda entry: (-entry[0], entry[1]))
+        highest first (ties by user id), ranked from their running totals (one row of
+        ``players`` a person, never the hand log)."""
         offset = (page - 1) * page_size
-        shown = ranked[offset:offset + page_size]
-        if not shown:
-            return []
-        where = "" if guild_id is None else " AND guild_id = ?"
-        names: dict[int, str] = dict(await self._db.read(lambda: rows(
-            f"SELECT user_id, MAX(name) FROM players WHERE user_id IN"
-            f" ({placeholders(len(shown))}){where} GROUP BY user_id",
-            *(user_id for _, user_id in shown), *([] if guild_id is None else [guild_id]),
-        )))  # fmt: skip
-        return [LeaderboardRow(rank=offset + i, user_id=user_id,
-                               name=names.get(user_id, str(user_id)), value=value)
-                for i, (value, user_id) in enumerate(shown, start=1)]
+        found = await self._db.read(lambda: habits.ranked(
+            guild_id, by, LEADERBOARD_MIN_HANDS, page_size, offset))
+        return [LeaderboardRow(rank=offset + i, user_id=user_id, name=name, value=value)
+                for i, (user_id, name, value) in enumerate(found, start=1)]
 
     async def habits(self, guild_id: int | None) -> dict[int, Habits]:
         """Each person's ``Habits`` in a guild (``None``: summed over all guilds), by user
-        id, for the people who have played a hand there. Hands settled since the last call
-        are counted first, a round of ``habits.BATCH_HANDS`` at a time, counting off the
-        event loop (about 1.3 ms a hand: each is played again). Measured with 10,000 hands of
-        six people (``/stats``'s ledger work, 2-core machine shared): 12.7 s the first time,
-        when every hand is counted, then 0.18 s on SQLite; 18.5 s, then 0.11 s on PostgreSQL
-        (the server on the same machine). ``InvalidRequest`` for a guild id that is not an
-        integer."""
+        id, for the people who have played a hand there: their running totals, counted as
+        each hand settled, so it reads one row a person, never the hand log. Hands settled
+        before habits were counted at settlement are left out until ``backfill_habits``.
+        ``InvalidRequest`` for a guild id that is not an integer."""
         if guild_id is not None:
             check_id(guild_id, "server")
-        async with self._counting:
-            while True:
-                found = await self._db.read(lambda: habits.uncounted(guild_id))
-                if found:
-                    counted = await asyncio.to_thread(habits.count_rows, found)
-                    await self._db.write(partial(habits.record_counts, counted))
-                if len({row[0] for row in found}) < habits.BATCH_HANDS:
-                    break
         return await self._db.read(lambda: habits.people_habits(guild_id))
+
+    async def backfill_habits(self, progress: Callable[[int], None] | None = None) -> int:
+        """Count the habits of the settled hands not counted yet (settled before habits were
+        counted at settlement) and add them to people's totals, ``habits.BATCH_HANDS`` at a
+        time, counting off the event loop; how many hands. ``progress`` is told the hands
+        counted so far after each round. The operator's ``python -m bot backfill-habits``:
+        it may run beside the bot, each round a short transaction, each hand counted once."""
+        done = 0
+        while True:
+            found = await self._db.read(habits.uncounted)
+            if not found:
+                return done
+            counted = await asyncio.to_thread(habits.count_rows, found)
+            done += await self._db.write(partial(habits.record_counts, counted))
+            if progress is not None:
+                progress(done)
+            if len({row[0] for row in found}) < habits.BATCH_HANDS:
+                return done
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A person's balance and lifetime record in a guild, or ``None`` if never seen."""

@@ -1,6 +1,7 @@
 """3-bet %, fold to 3-bet %, c-bet %, aggression factor, WTSD and W$SD: each rule on
-hand-built hands, the zero-chance cases, and the ledger counting its hand log once on both
-backends (cash and tournament hands) for ``/stats`` and ``/leaderboard``."""
+hand-built hands, the zero-chance cases, and the ledger counting each hand once as it settles
+on both backends (cash and tournament hands) for ``/stats`` and ``/leaderboard``
+(``test_habit_totals`` has the running totals and the backfill)."""
 
 from __future__ import annotations
 
@@ -235,33 +236,22 @@ async def test_the_ledger_sums_each_persons_counts_from_the_hand_log(ledger: Led
     assert await ledger.habits(GUILD + 1) == {}
 
 
-async def test_each_hand_is_counted_once_and_new_hands_are_counted_on_the_next_call(
+async def test_each_hand_is_counted_once_as_it_settles(
         ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
     counted: list[int] = []
-    real = habits_module.count_rows
+    real = habits_module.count_hand
 
-    def counting(found: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
-        counted.append(len({row[0] for row in found}))
-        return real(found)
+    def counting(hand_id: int, replay: str | None, players: int) -> list[HandHabits]:
+        counted.append(hand_id)
+        return real(hand_id, replay, players)
 
-    monkeypatch.setattr(habits_module, "count_rows", counting)
-    await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
-    first = await ledger.habits(GUILD)
-    assert await ledger.habits(GUILD) == first and counted == [1]
-    await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
-    assert (await ledger.habits(GUILD))[BOB].three_bets == 2 and counted == [1, 1]
-    await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
+    monkeypatch.setattr(habits_module, "count_hand", counting)
+    first = await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
+    assert counted == [first]
     together = await asyncio.gather(ledger.habits(GUILD), ledger.habits(None))
-    assert together[0] == together[1] and counted == [1, 1, 1]  # two at once: counted once
-
-
-async def test_the_counting_goes_round_by_round_through_a_long_backlog(
-        ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(habits_module, "BATCH_HANDS", 2)
-    for _ in range(5):
-        await settle(ledger, play("raise 30, call, fold, check, bet 40, fold"),
-                     (ALICE, BOB, CAROL))
-    assert (await ledger.habits(None))[ALICE].cbets == 5
+    assert together[0] == together[1] and counted == [first]  # reading counts nothing
+    second = await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
+    assert (await ledger.habits(GUILD))[BOB].three_bets == 2 and counted == [first, second]
 
 
 async def test_tournament_hands_count_like_cash_hands(ledger: Ledger) -> None:
