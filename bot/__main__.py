@@ -38,6 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a finished hand's replay as a GIF or its result as a PNG (replay --help)"
     )
     commands.add_parser(
+        "backfill-habits", help="count the habits of hands settled before they were counted",
+        description="Count the habits (3-bet, c-bet, showdowns…) of the hands settled before "
+        "the bot counted them as hands settle, and add them to people's /stats, in the ledger "
+        "of DATABASE_URL or DATABASE_PATH. Run once after upgrading; it may run beside the "
+        "bot, and counts each hand once however often it runs.",
+    )
+    commands.add_parser(
         "review", add_help=False,
         help="review your decisions in a finished hand: pot odds, equity, expected values "
              "(review --help)"
@@ -162,6 +169,29 @@ def run_offline(command: str, argv: Sequence[str]) -> int:
     return discard_stdout() if status == CLOSED_PIPE else status
 
 
+def backfill_habits() -> int:
+    """Count the hands settled before habits were counted at settlement, printing progress."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from bot.ledger import Ledger, LedgerUnavailable
+
+    async def backfill() -> int:
+        async with await Ledger.open(settings.database, existing=True) as ledger:
+            return await ledger.backfill_habits(
+                lambda done: print(f"{done:,} hands counted", flush=True))
+
+    try:
+        done = asyncio.run(backfill())
+    except LedgerUnavailable as error:
+        print(f"error: {error.reason}", file=sys.stderr)
+        return 1
+    print(f"done: {done:,} hands counted; every settled hand's habits are in /stats")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
@@ -171,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command in (None, "run"):
         return run_discord_bot()
+    if args.command == "backfill-habits":
+        return backfill_habits()
     raise AssertionError(f"unhandled command {args.command!r}")
 
 
