@@ -44,10 +44,15 @@ COMMAND_COOLDOWNS: Mapping[str, tuple[int, float]] = {
     "start": (3, 30.0),
     "addbot": (3, 60.0),
     "removebot": (3, 60.0),
+    "stats": (3, 30.0),
+    "leaderboard": (3, 30.0),
 }
-"""Uses per member and period of the commands that change or repost a whole table. Each is
-needed once in a while (a hand lasts longer than the periods allow); a burst beyond them can
-only be spam, which would otherwise queue work for everyone at the table."""
+"""Uses per member and period of the commands that change or repost a whole table, and of
+/stats and the /leaderboard orders that read habits (its other orders have none), whose
+reads and chart take turns on the ledger's connection and the picture worker with every
+table. Each is needed once in a while (a hand lasts longer than the periods allow; a few
+records are looked at in a row); a burst beyond them can only be spam, which would otherwise
+queue work for everyone at the table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_ui.cogs.table import member_cooldown
 from bot.discord_ui.embeds import TABLE_COLOUR, plain
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.errors import InputError
@@ -59,6 +60,24 @@ BY_CHOICES = [app_commands.Choice(name="Chips", value="balance"),
               app_commands.Choice(name="Aggression", value="aggression")]
 
 
+def _by_a_habit(interaction: discord.Interaction[HoldemBot]) -> bool:
+    return getattr(interaction.namespace, "by", None) in RANKED_HABITS
+
+
+def habit_board_cooldown(
+    interaction: discord.Interaction[HoldemBot],
+) -> app_commands.Cooldown | None:
+    """/leaderboard's cooldown (``COMMAND_COOLDOWNS``), for the orders that read habits only:
+    the others are a plain ranking of balances or counts."""
+    return member_cooldown("leaderboard")(interaction) if _by_a_habit(interaction) else None
+
+
+def habit_board_key(interaction: discord.Interaction[HoldemBot]) -> tuple[int, bool]:
+    """A member's bucket of ``habit_board_cooldown``: discord.py keeps the first cooldown the
+    factory gives a key, so the orders without one need a key of their own."""
+    return interaction.user.id, _by_a_habit(interaction)
+
+
 class AccountCog(commands.Cog, name="Account"):
     """Your chips in this server and how you have played."""
 
@@ -95,6 +114,7 @@ class AccountCog(commands.Cog, name="Account"):
     @app_commands.command(description="A player's record in this server.")
     @app_commands.describe(player="Whose record (default: yours)")
     @app_commands.guild_only()
+    @app_commands.checks.dynamic_cooldown(member_cooldown("stats"))
     async def stats(
         self, interaction: discord.Interaction[HoldemBot], player: discord.User | None = None
     ) -> None:
@@ -158,6 +178,7 @@ class AccountCog(commands.Cog, name="Account"):
                            chart="Attach a bar chart of this page")
     @app_commands.choices(scope=SCOPE_CHOICES, by=BY_CHOICES)
     @app_commands.guild_only()
+    @app_commands.checks.dynamic_cooldown(habit_board_cooldown, key=habit_board_key)
     async def leaderboard(
         self,
         interaction: discord.Interaction[HoldemBot],
