@@ -11,8 +11,10 @@ pickles, served in the order sent.
 In the worker, a handler (made there by ``make_handler``, so it may keep state, as the bots'
 strategies do) answers each request, or takes a message that needs no answer. A request has
 a deadline: a worker that misses it is taken for hung, killed and replaced, and what waited
-for it fails with ``WorkerFailed``; so does everything waiting when the worker dies. The next
-message starts a new process, whose handler begins again from nothing.
+for it fails with ``WorkerFailed``; so does everything waiting when the worker dies, or when
+it sends an answer that cannot be read (it would hold every answer behind it): that worker is
+replaced at once. The next message starts a new process, whose handler begins again from
+nothing.
 """
 
 from __future__ import annotations
@@ -260,8 +262,16 @@ class WorkerLink:
             self._stop(WorkerFailed(f"the {self.name} worker process stopped"))
             return
         self._incoming += data
-        for message in _frames(self._incoming):
-            self._answer(message)
+        try:
+            for message in _frames(self._incoming):
+                self._answer(message)
+        except Exception as error:  # unpickling can raise anything the answer's classes do
+            # the frame would stay at the front of the buffer, holding every answer behind it
+            log.error("the %s worker sent an answer that could not be read (%r); starting a "
+                      "new one", self.name, error)
+            self._stop(WorkerFailed(f"the {self.name} worker sent an answer that could not "
+                                    f"be read"))
+            self._running()
 
     def _answer(self, message: object) -> None:
         if message == ("ready",):

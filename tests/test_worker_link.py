@@ -1,22 +1,36 @@
 """The link to a worker process: answers in order, a handler's failure raised where it was
-asked (or logged when nobody asked), the worker serving on after it, and a worker that
-outlives the bot ending quietly."""
+asked (or logged when nobody asked), the worker serving on after it, an answer that cannot be
+read replacing the worker at once, and a worker that outlives the bot ending quietly."""
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import socket
 
 import pytest
 
-from bot.worker_link import Handler, WorkerLink, _serve
+from bot.worker_link import Handler, WorkerFailed, WorkerLink, _serve
 
 pytestmark = pytest.mark.slow
+
+
+def refuse_to_load() -> None:
+    raise ValueError("this answer cannot be read here")
+
+
+class Unreadable:
+    """Pickled in the worker, it fails to unpickle in the bot's process."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return refuse_to_load, ()
 
 
 def echo(message: object) -> object:
     if message == "boom":
         raise ValueError("boom")
+    if message == "unreadable":
+        return Unreadable()
     return message
 
 
@@ -37,6 +51,24 @@ async def test_a_failing_message_leaves_the_worker_serving() -> None:
     finally:
         link.close()
     assert link.process_ids() == ()
+
+
+async def test_an_answer_that_cannot_be_read_replaces_the_worker_at_once() -> None:
+    """Not after the deadline: the requests waiting fail now, and the next
+    one is served by a new worker."""
+    link = WorkerLink(make_echo, name="holdem-test")
+    try:
+        assert await link.ask("hello", 60) == "hello"
+        (pid,) = link.process_ids()
+        unreadable = asyncio.ensure_future(link.ask("unreadable", 60))
+        behind = asyncio.ensure_future(link.ask("behind", 60))
+        for request in (unreadable, behind):
+            with pytest.raises(WorkerFailed, match="could not be read"):
+                await request
+        assert await link.ask("after", 60) == "after"
+        assert link.process_ids() not in ((), (pid,))
+    finally:
+        link.close()
 
 
 def test_a_worker_whose_bot_went_away_while_it_started_ends_quietly() -> None:
