@@ -233,6 +233,12 @@ class SimulatedPeople:
     async def table_closed(self, channel_id: int) -> None:
         return None
 
+    async def table_paused(self, channel_id: int) -> None:
+        return None
+
+    async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
+        return None
+
     async def tournament_changed(self, status: TournamentStatus) -> None:
         return None
 

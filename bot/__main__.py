@@ -68,7 +68,9 @@ async def start_problem(settings: Settings) -> str | None:
                else "set DATABASE_PATH to a database file")
         return f"{error.reason}; {fix}."
     try:
-        await ShardLease(ledger, PROCESS_TOKEN, settings.shards, settings.shard_lease).acquire()
+        if not settings.wait_for_shards:  # else the bot waits for them, logging that it does
+            await ShardLease(ledger, PROCESS_TOKEN, settings.shards,
+                             settings.shard_lease).acquire()
     except ShardsTaken as taken:
         return f"cannot run {settings.shards}: {taken}."
     finally:

@@ -22,6 +22,12 @@ DEFAULT_SHARD_LEASE = 10.0
 it). A restarted process waits at most this long for a killed one's claim to lapse; shorter
 risks a slow database write (busy_timeout is 5 s) letting a live claim lapse."""
 MAX_SHARD_LEASE = 3600.0
+DEFAULT_DRAIN_SECONDS = 20.0
+"""How long a stopping bot lets the hands in progress finish. Bots act at once while it drains,
+so a hand between people lasts at most its players' turn timers; 20 s fits most hands and
+stays within the 30 s compose.yaml gives a stop before SIGKILL (a hand still running then is
+refunded, not lost)."""
+MAX_DRAIN_SECONDS = 600.0
 SWITCH_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
                 "no": False, "1": True, "0": False}
 
@@ -58,6 +64,14 @@ class Settings:
     """``PICTURE_WORKER``: table and card images are drawn in a worker process of their own
     (``bot.render.pictures``), off the event loop's GIL. Off, in threads of the bot's process:
     as with ``bot_worker``, for a machine running as many bot processes as it has cores."""
+    drain_seconds: float = DEFAULT_DRAIN_SECONDS
+    """``DRAIN_SECONDS``: on SIGTERM or Ctrl-C the bot deals no new hand and gives the hands in
+    progress this long to finish before it refunds them; the tables are kept and open again
+    at the next start."""
+    wait_for_shards: bool = False
+    """``WAIT_FOR_SHARDS``: a process started while another holds its shards waits for that
+    one to stop (a deploy starts the new process, then stops the old one) instead of refusing
+    to start."""
     images: bool = True
     """``IMAGES``: pictures of the table on its message, of the hole cards in their DMs, the
     /stats, /leaderboard and /review charts, and /replay's animations. Off, every message is
@@ -72,8 +86,8 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL,
-        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS, DISCORD_API_BASE, BOT_WORKER,
-        PICTURE_WORKER and IMAGES.
+        SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS, WAIT_FOR_SHARDS, DRAIN_SECONDS,
+        DISCORD_API_BASE, BOT_WORKER, PICTURE_WORKER and IMAGES.
 
         Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
@@ -92,6 +106,10 @@ class Settings:
             log_level=log_level,
             shards=_shards(env.get("SHARD_COUNT", "").strip(), env.get("SHARD_IDS", "").strip()),
             shard_lease=_lease(env.get("SHARD_LEASE_SECONDS", "").strip()),
+            wait_for_shards=_switch("WAIT_FOR_SHARDS", env.get("WAIT_FOR_SHARDS", ""),
+                                    default=False),
+            drain_seconds=_seconds("DRAIN_SECONDS", env.get("DRAIN_SECONDS", "").strip(),
+                                   DEFAULT_DRAIN_SECONDS, 0.0, MAX_DRAIN_SECONDS),
             discord_api_base=_api_base(env.get("DISCORD_API_BASE", "")),
             bot_worker=_switch("BOT_WORKER", env.get("BOT_WORKER", ""), default=True),
             picture_worker=_switch("PICTURE_WORKER", env.get("PICTURE_WORKER", ""),
@@ -139,16 +157,25 @@ def _switch(name: str, text: str, *, default: bool) -> bool:
 
 
 def _lease(text: str) -> float:
+    return _seconds("SHARD_LEASE_SECONDS", text, DEFAULT_SHARD_LEASE, 0.1, MAX_SHARD_LEASE)
+
+
+def _seconds(name: str, text: str, default: float, low: float, high: float) -> float:
+    """A number of seconds from ``low`` to ``high``; unset is ``default``.
+
+    >>> _seconds("DRAIN_SECONDS", "7.5", 20.0, 0.0, 600.0)
+    7.5
+    """
     if not text:
-        return DEFAULT_SHARD_LEASE
+        return default
     try:
-        lease = float(text)
+        seconds = float(text)
     except ValueError:
-        lease = -1.0
-    if not 0.1 <= lease <= MAX_SHARD_LEASE:
-        raise SettingsError(f"SHARD_LEASE_SECONDS must be a number of seconds from 0.1 to "
-                            f"{MAX_SHARD_LEASE:g}, not {text[:20]!r}")
-    return lease
+        seconds = float("nan")
+    if not low <= seconds <= high:
+        raise SettingsError(f"{name} must be a number of seconds from {low:g} to {high:g}, "
+                            f"not {text[:20]!r}")
+    return seconds
 
 
 def _split_url(text: str) -> SplitResult | None:

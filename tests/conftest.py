@@ -2,8 +2,9 @@
 
 from hypothesis import HealthCheck, settings
 
-# A real PostgreSQL server for the tests that ask for one (fixtures postgres_server, postgres_url).
-pytest_plugins = ["tests.postgres_server"]
+# A real PostgreSQL server for the tests that ask for one (fixtures postgres_server, postgres_url),
+# and real bot processes on a shared database (fixtures backend, fake).
+pytest_plugins = ["tests.postgres_server", "tests.bot_processes"]
 
 # Property tests run on shared 2-core CI machines: no per-example deadline, a fixed budget.
 settings.register_profile(

@@ -135,6 +135,7 @@ class HoldemBot(commands.AutoShardedBot):
         self.settings = settings
         self.options = options
         self._closing_for_loss: asyncio.Task[None] | None = None
+        self._check_kept_tables: asyncio.Task[None] | None = None
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Log in and connect; with ``settings.discord_api_base`` (a REST proxy, or a test
@@ -147,7 +148,7 @@ class HoldemBot(commands.AutoShardedBot):
         self.ledger = await Ledger.open(self.settings.database)
         self.lease = ShardLease(self.ledger, self.options.shard_owner, self.settings.shards,
                                 self.settings.shard_lease)
-        await self.lease.acquire()
+        await self.lease.acquire(wait=self.settings.wait_for_shards)
         self.lease.keep(self._claim_lost)
         self.pictures = Pictures(worker=self.settings.picture_worker) \
             if self.options.draw_images else None
@@ -168,7 +169,10 @@ class HoldemBot(commands.AutoShardedBot):
         )
         self.notifier.use_guild_settings(self.tables.guild_settings)
         self.notifier.turn_pings.wanted = await self.ledger.turn_ping_users()
-        report = await self.tables.start()
+        report = await self.tables.start(resume=True)
+        if report.tables_kept:
+            self._check_kept_tables = asyncio.get_running_loop().create_task(
+                self._close_tables_gone_while_away(), name="check-kept-tables")
         messages = await self.ledger.take_table_messages(report.tables_closed)
         for channel_id in report.tables_closed:
             self.notifier.closed_by_restart(channel_id, messages.get(channel_id))
@@ -182,6 +186,15 @@ class HoldemBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         if self.options.sync_commands:
             await self._sync_commands()
+
+    async def _close_tables_gone_while_away(self) -> None:
+        """Once connected, close the tables opened again whose channel (or thread, or server)
+        went away while the bot was down: everyone there is cashed out, as when a channel is
+        deleted while the bot runs."""
+        await self.wait_until_ready()
+        for channel_id in self.tables.channel_ids():
+            if self.get_channel(channel_id) is None:
+                await self._close_tables_of_channel(channel_id)
 
     async def _claim_lost(self, lost: ShardClaimLost) -> None:
         """Another process owns these tables now: stop them without moving a chip, then
@@ -258,15 +271,43 @@ class HoldemBot(commands.AutoShardedBot):
             log.info("channel %s is gone: its table closed and everyone was cashed out",
                      channel_id)
 
+    # The gateway's connection per shard. An AutoShardedClient dispatches ``on_disconnect``
+    # and ``on_resumed`` together with ``on_shard_disconnect`` and ``on_shard_resumed``,
+    # which name the shard, so only those are handled; ``on_ready`` waits for every shard.
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        """A shard's gateway connection dropped: no click from its servers can reach the
+        bot, so their tables' clocks stop (discord.py says it again at every failed attempt
+        to reconnect, which changes nothing)."""
+        log.info("shard %s: the gateway connection dropped", shard_id)
+        await self.tables.gateway_down(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        """The shard's session resumed: the events of the gap are replayed, clicks arrive
+        again, and its tables' clocks run on (with a grace for the person to act)."""
+        log.info("shard %s: the gateway session resumed", shard_id)
+        await self.tables.gateway_up(shard_id)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """The shard identified (at start, or anew after an outage too long to resume): as
+        for a resumed session; at the start, nothing was down."""
+        await self.tables.gateway_up(shard_id)
+
     async def on_ready(self) -> None:
+        """Every shard is ready. It runs again after a shard identifies anew, so it only
+        logs: the tables and their messages live on across reconnections."""
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the tables (hands in progress are refunded, everyone cashed out), show their
-        last state, close the ledger, then disconnect."""
+        """Stop the tables for the next start (the hands in progress get
+        ``settings.drain_seconds`` to finish, what still runs then is refunded; seats and
+        chips stay), show them paused, close the ledger, then disconnect."""
         # A failed setup_hook may have opened only some of the three.
         if hasattr(self, "tables"):
-            await self.tables.shutdown()
+            if self.lost_claim is None:
+                await self.tables.suspend(self.settings.drain_seconds)
+            else:
+                await self.tables.shutdown()
         if hasattr(self, "notifier"):
             await self.notifier.close()
         if self.pictures is not None:

@@ -78,6 +78,11 @@ RESTART_NOTICE = tr(
 )
 TOURNAMENT_RESTART_NOTICE = tr(
     "The tournament was cancelled: every buy-in went back to its owner's balance.")
+PAUSED_TITLE = tr("Table paused while the bot restarts")
+PAUSED_NOTICE = tr(
+    "Everyone keeps their seat and chips. Any hand that could not finish was cancelled and "
+    "its chips went back to the stacks it started with. The table comes back here and deals "
+    "on by itself as soon as the bot is up again.")
 FLUSH_TIMEOUT_SECONDS = 5.0
 DM_DEADLINE_SECONDS = 5.0
 """How long one DM may take before the person is sent to My cards instead. A DM normally
@@ -165,6 +170,8 @@ class DiscordNotifier:
         self._boards: OrderedDict[int, _Board] = OrderedDict()
         self._threads: set[int] = set()
         self._tournament_tables: set[int] = set()
+        self._paused: set[int] = set()
+        """Tables kept for the next start: at shutdown their messages say they are paused."""
         self._standings_posts: set[asyncio.Task[None]] = set()
         self._guild_settings: GuildSettings | None = None
         self.turn_pings = TurnPings(client, send_dm=self._send_ping,
@@ -409,6 +416,17 @@ class DiscordNotifier:
                 live.cancel()
         await self._archive_thread(channel_id)
 
+    async def table_paused(self, channel_id: int) -> None:
+        """At shutdown the table's message says it is paused (see ``close``)."""
+        self._paused.add(channel_id)
+
+    async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
+        """Show the table in the message that showed it before the restart, edited in place;
+        if that message is gone the first edit finds out and posts a new one."""
+        if message_id is not None:
+            channel = self._client.get_partial_messageable(channel_id)
+            self._live_table(channel_id).message = channel.get_partial_message(message_id)
+
     def channels(self) -> frozenset[int]:
         """The channels whose table the notifier keeps anything of (open tables only)."""
         return frozenset(self._live) | frozenset(self._states) | frozenset(self._turns)
@@ -417,7 +435,8 @@ class DiscordNotifier:
         """Say in the channel, soon, that its table closed when the bot restarted: the table
         message (if known) loses its buttons and tells what happened to the chips, in the
         language of the channel's server (known once the bot is connected)."""
-        self._deliver(self._announce_restart(channel_id, message_id, notice=RESTART_NOTICE))
+        self._deliver(self._announce_restart(channel_id, message_id,
+                                             words=(RESTART_TITLE, RESTART_NOTICE)))
 
     def tournaments_closed_by_restart(self, tournaments: Mapping[int, int],
                                       take_messages: TakeTableMessages) -> None:
@@ -466,11 +485,9 @@ class DiscordNotifier:
         for post in list(self._standings_posts):
             post.cancel()
         self.turn_pings.close()
-        notices = [self._announce_restart(
-            channel_id, live.message.id, live.language,
-            notice=(TOURNAMENT_RESTART_NOTICE if channel_id in self._tournament_tables
-                    else RESTART_NOTICE))
-            for channel_id, live in self._live.items() if live.message is not None]
+        notices = [self._announce_restart(channel_id, live.message.id, live.language,
+                                          words=self._restart_words(channel_id))
+                   for channel_id, live in self._live.items() if live.message is not None]
         try:
             await asyncio.wait_for(asyncio.gather(*notices), timeout=FLUSH_TIMEOUT_SECONDS)
         except TimeoutError:
@@ -550,21 +567,31 @@ class DiscordNotifier:
                 continue  # deleted meanwhile: nothing offers a button
             if _offers_a_button(message):
                 await self._announce_restart(channel_id, message_id,
-                                             notice=TOURNAMENT_RESTART_NOTICE)
+                                             words=(RESTART_TITLE, TOURNAMENT_RESTART_NOTICE))
         for thread_id in threads:
             await self._archive_thread(thread_id)
 
+    def _restart_words(self, channel_id: int) -> tuple[Message, Message]:
+        """The title and notice a table message shows at shutdown: paused when the table is
+        kept for the next start, else what became of its chips."""
+        if channel_id in self._paused:
+            return PAUSED_TITLE, PAUSED_NOTICE
+        if channel_id in self._tournament_tables:
+            return RESTART_TITLE, TOURNAMENT_RESTART_NOTICE
+        return RESTART_TITLE, RESTART_NOTICE
+
     async def _announce_restart(self, channel_id: int, message_id: int | None,
                                 language: Language | None = None, *,
-                                notice: Message) -> None:
-        """Tell the channel its table closed (``notice`` says what became of the chips), in
-        ``language`` (at shutdown, the table's), else in the language of its server, once the
-        bot is connected and knows it."""
+                                words: tuple[Message, Message]) -> None:
+        """Tell the channel what the restart did to its table (``words``: a title and a notice
+        saying what became of the chips), in ``language`` (at shutdown, the table's), else in
+        the language of its server, once the bot is connected and knows it."""
         if language is None:
             await self._client.wait_until_ready()
             guild = self._guild_of(channel_id)
             language = language_for(guild.preferred_locale.value if guild is not None else None)
-        embed = discord.Embed(title=language.render(RESTART_TITLE),
+        title, notice = words
+        embed = discord.Embed(title=language.render(title),
                               description=language.render(notice), colour=TABLE_COLOUR)
         channel = self._client.get_partial_messageable(channel_id)
         try:

@@ -9,6 +9,7 @@ from here. Inside, one module per job:
 - ``accounts``: accounts and their append-only entries, the only statements that move chips;
 - ``hands``: a hand's start-of-hand snapshot and the checks on settling it;
 - ``habits``: how each player played each hand (3-bet, c-bet, showdowns…), counted once;
+- ``table_states``: cash tables' saved state, so that they open again after a restart;
 - ``tournaments``: tournament buy-ins in one escrow per tournament, refunds and prizes;
 - ``audit``: the proof that no chip was created or lost;
 - ``schema``: the numbered migrations, found, ordered and applied;
@@ -63,6 +64,7 @@ from bot.ledger.records import (
     PlayerKey,
     PlayerStats,
     RecoveryReport,
+    SavedTable,
     ServerAverages,
     TournamentInfo,
     TournamentPlace,
@@ -115,6 +117,7 @@ __all__ = [
     "PlayerKey",
     "PlayerStats",
     "RecoveryReport",
+    "SavedTable",
     "ServerAverages",
     "ShardClaimLost",
     "ShardsTaken",

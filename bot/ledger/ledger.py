@@ -22,6 +22,7 @@ from pathlib import Path
 import aiosqlite
 
 import bot.ledger.habits as habits
+import bot.ledger.table_states as table_states
 import bot.ledger.tournaments as tournaments
 from bot.errors import InvalidAmount, NotSeated
 from bot.i18n import tr
@@ -73,6 +74,7 @@ from bot.ledger.records import (
     PlayerKey,
     PlayerStats,
     RecoveryReport,
+    SavedTable,
     ServerAverages,
     TournamentInfo,
     TournamentPlace,
@@ -582,29 +584,39 @@ class Ledger:
         await self._db.write(body)
 
     async def recover(
-        self, running_table_ids: Collection[int] = (), shards: ShardSet | None = None
+        self, running_table_ids: Collection[int] = (), shards: ShardSet | None = None,
+        *, keep_saved_tables: bool = False,
     ) -> RecoveryReport:
         """Start-up repair: close every unsettled hand at its snapshot, and return the escrow
         of tables not in ``running_table_ids`` to balances (bots' to the house). With
-        ``shards``, only in the guilds on those shards: other processes own the rest."""
+        ``keep_saved_tables`` the escrow of every table with a saved state stays too (those
+        tables open again: ``saved_tables``); without it their saved states are forgotten.
+        With ``shards``, only in the guilds on those shards: other processes own the rest."""
         keep = set(running_table_ids)
         owned, owned_params = owned_guilds(shards)
 
         def body() -> Script[RecoveryReport]:
             now = self._clock()
-            running = yield from rows(
-                f"SELECT id FROM hands WHERE status = 'running' AND {owned} ORDER BY id",
+            running = yield from rows(  # +id: SQLite reads the index of running hands, not all
+                f"SELECT id FROM hands WHERE status = 'running' AND {owned} ORDER BY +id",
                 *owned_params, lock=True,
             )  # fmt: skip
             hand_ids = [int(hand_id) for (hand_id,) in running]
             yield from close_refunded(hand_ids, now)
             refunded = yield from tournaments.refund_open(owned, owned_params, now)
+            if keep_saved_tables:
+                saved = yield from rows(
+                    f"{table_states.SAVED_TABLES} WHERE {owned}", *owned_params)
+                kept = {int(channel_id) for (channel_id,) in saved}
+            else:
+                yield from table_states.forget_owned(owned, owned_params)
+                kept = set()
             escrows = yield from rows(
                 "SELECT id, guild_id, table_id, user_id, bot_name, chips FROM accounts"
                 f" WHERE kind = 'escrow' AND chips > 0 AND {owned} ORDER BY id",
                 *owned_params, lock=True,
             )  # fmt: skip
-            stranded = [row for row in escrows if row[2] not in keep]
+            stranded = [row for row in escrows if row[2] not in keep | kept]
             for escrow_id, guild_id, _table_id, user_id, bot_name, chips in stranded:
                 owner_id = yield from owner_account(guild_id, user_id, bot_name)
                 yield from transfer(escrow_id, owner_id, chips, "refund", now)
@@ -613,12 +625,34 @@ class Ledger:
                 tables_closed=tuple(sorted({int(row[2]) for row in stranded})),
                 chips_returned=sum(int(row[5]) for row in stranded),
                 tournaments_refunded=refunded,
+                tables_kept=tuple(sorted(kept)),
             )
 
         report = await self._db.write(body)
         for hand_id in report.hands_refunded:
             self._snapshots.pop(hand_id, None)
         return report
+
+    # ----------------------------------------------------------------- saved tables
+
+    async def save_table_state(self, guild_id: int, channel_id: int, state: str) -> None:
+        """Keep a cash table's state (JSON text from the runtime) so that the table opens
+        again after a restart; its chips stay in the seats' escrow meanwhile."""
+        check_id(guild_id, "server")
+        check_id(channel_id, "table")
+        await self._db.write(
+            lambda: table_states.save(channel_id, guild_id, state, self._clock()))
+
+    async def forget_table_state(self, channel_id: int) -> None:
+        """The table closed for good (its seats cashed out): it does not open again."""
+        check_id(channel_id, "table")
+        await self._db.write(lambda: table_states.forget(channel_id))
+
+    async def saved_tables(self, shards: ShardSet | None = None) -> list[SavedTable]:
+        """The cash tables saved in the guilds on ``shards`` (all without), to open again
+        after ``recover(keep_saved_tables=True)``."""
+        owned, owned_params = owned_guilds(shards)
+        return await self._db.read(lambda: table_states.saved(owned, owned_params))
 
     # ----------------------------------------------------------------- shard claims
 
@@ -776,7 +810,9 @@ class Ledger:
     ) -> list[HandResultPoint]:
         """The person's latest ``limit`` settled cash hands in a guild (tournament hands are
         in play chips), in the order they were played (by finish time, then hand id), each
-        with its net result and whether it was won at showdown. ``InvalidRequest`` for an
+        with its net result and whether it was won at showdown. The latest are the last
+        begun (by hand id): read backwards through the index of a person's hands, they stop
+        at ``limit`` instead of sorting every hand of the person. ``InvalidRequest`` for an
         id that is not an integer or a ``limit`` that is not a positive integer."""
         check_id(guild_id, "server")
         check_id(user_id, "user id")
@@ -790,7 +826,7 @@ class Ledger:
             " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
             " WHERE hp.user_id = ? AND hp.bot_name = '' AND h.guild_id = ?"
             "  AND h.status = 'settled' AND h.tournament_id IS NULL"
-            " ORDER BY h.finished_at DESC, h.id DESC LIMIT ?"
+            " ORDER BY hp.user_id DESC, hp.hand_id DESC LIMIT ?"
             ") AS latest ORDER BY 2, 1",
             user_id, guild_id, limit,
         ))  # fmt: skip

@@ -244,6 +244,20 @@ class RecoveryReport:
     chips_returned: int
     tournaments_refunded: tuple[int, ...] = ()
     """The tournaments cut short (registering or running) whose buy-ins were refunded."""
+    tables_kept: tuple[int, ...] = ()
+    """The tables whose escrow stayed at the table because their state is saved: they open
+    again (``Ledger.saved_tables``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """A cash table kept across a restart: its channel and server, the state the runtime saved
+    (JSON text the ledger does not read), and its table message when one is remembered."""
+
+    channel_id: int
+    guild_id: int
+    state: str
+    message_id: int | None
 
 
 @dataclass(frozen=True, slots=True)

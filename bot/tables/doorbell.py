@@ -30,12 +30,24 @@ class Doorbell:
     True
     """
 
-    __slots__ = ("_closing", "_idle", "_waiter")
+    __slots__ = ("_closing", "_draining", "_idle", "_waiter")
 
     def __init__(self) -> None:
         self._waiter: asyncio.Future[None] | None = None
         self._closing = False
+        self._draining = False
         self._idle = asyncio.Event()
+
+    @property
+    def draining(self) -> bool:
+        """True once ``drain()`` was called: the process is stopping, so the runner finishes
+        the hand in progress (bots without their thinking delay) and deals no new one."""
+        return self._draining
+
+    def drain(self) -> None:
+        """Deal no new hand; wake the runner so that it looks again."""
+        self._draining = True
+        self.ring()
 
     @property
     def closing(self) -> bool:

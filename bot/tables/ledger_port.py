@@ -9,10 +9,10 @@ exception is a fault of the ledger itself (the database is locked, read-only or 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
-from bot.ledger import HandParticipant, PlayerKey, RecoveryReport
+from bot.ledger import HandParticipant, PlayerKey, RecoveryReport, SavedTable
 from bot.shards import ShardSet
 
 
@@ -75,6 +75,35 @@ class TableLedger(Protocol):
 
     async def save_guild_settings(self, guild_id: int, settings: Mapping[str, object]) -> None:
         """Replace a server's saved table defaults."""
+        ...
+
+
+@runtime_checkable
+class TableStateStore(Protocol):
+    """Where cash tables keep their state across a restart (``bot.ledger.Ledger`` is one):
+    the seats' chips stay in escrow, and the state says who sits where
+    (``bot.tables.saved_state``)."""
+
+    async def save_table_state(self, guild_id: int, channel_id: int, state: str) -> None:
+        """Keep the table's state (JSON text), replacing the last one."""
+        ...
+
+    async def forget_table_state(self, channel_id: int) -> None:
+        """The table closed for good: it does not open again."""
+        ...
+
+    async def saved_tables(self, shards: ShardSet | None = None) -> list[SavedTable]:
+        """The saved tables in the guilds on ``shards``."""
+        ...
+
+    async def table_stacks(self, table_id: int) -> dict[PlayerKey, int]:
+        """The chips each player holds at a table (empty stacks left out)."""
+        ...
+
+    async def recover(self, running_table_ids: Collection[int] = (),
+                      shards: ShardSet | None = None, *,
+                      keep_saved_tables: bool = False) -> RecoveryReport:
+        """Start-up repair; with ``keep_saved_tables`` the escrow of saved tables stays."""
         ...
 
 

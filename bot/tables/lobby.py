@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 
 from bot.errors import InvalidAmount, NotEnoughChips, NotSeated
 from bot.i18n import tr
@@ -19,22 +20,33 @@ from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import Bot
 from bot.tables.errors import AlreadySeated, TableFull, TooManyBots, UnknownBot
 from bot.tables.ledger_port import TableLedger
+from bot.tables.saved_state import SavedSeat
 from bot.tables.seats import PlayerKey, Seat
 from bot.tables.settings import TableSettings
+from bot.tables.time_bank import TimeBank
 from engine.strategies.names import pick_bot_name
 
 log = logging.getLogger(__name__)
+
+BANK_KEPT_SECONDS = 4 * 60 * 60
+"""How long the lobby keeps the time bank of a person who left, for them to sit down with
+again. Four hours: longer than any break within one evening's session (a meal, a dropped
+connection), so that leaving and rejoining never refills a bank; shorter than the gap between
+two sessions, so that someone back another day starts with a full bank. Only play refills a
+bank (``bot.tables.time_bank``), never time away."""
 
 
 class Lobby:
     """Who sits at the table of ``channel_id``, and the table's ``settings``.
 
     ``rng`` names the bots and seeds their own random streams; ``bot_worker`` (if any) is
-    told when a bot leaves, so that it forgets its copy.
+    told when a bot leaves, so that it forgets its copy. A person's time bank is theirs, not
+    their seat's: the lobby keeps the bank of a person who leaves for ``BANK_KEPT_SECONDS``
+    by ``clock`` (seconds, monotonic) and gives it back when they sit down again.
     """
 
-    __slots__ = ("_bot_worker", "_ledger", "_rng", "_seats", "channel_id", "deals_sitting_out",
-                 "guild_id", "settings")
+    __slots__ = ("_banks_left", "_bot_worker", "_clock", "_ledger", "_rng", "_seats",
+                 "channel_id", "deals_sitting_out", "guild_id", "settings")
 
     def __init__(
         self,
@@ -44,6 +56,8 @@ class Lobby:
         ledger: TableLedger,
         rng: random.Random,
         bot_worker: BotWorker | None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -53,6 +67,9 @@ class Lobby:
         self._rng = rng
         self._bot_worker = bot_worker
         self._seats: dict[int, Seat] = {}
+        self._clock = clock
+        self._banks_left: dict[int, tuple[float, TimeBank]] = {}
+        """The used banks of people who left, by user id, with when they left, oldest first."""
         self.deals_sitting_out = False
         """True at a tournament table: players who sit out are still dealt in (they post
         their blinds and antes, and fold or check at once when their turn comes)."""
@@ -112,7 +129,8 @@ class Lobby:
         balance = await self._ledger.ensure_player(self.guild_id, user_id, name)
         amount = self._buy_in_amount(buy_in, balance)
         stack = await self._ledger.buy_in(self.guild_id, self.channel_id, user_id, amount)
-        self._seats[index] = Seat(index, name, user_id, None, stack)
+        self._seats[index] = Seat(index, name, user_id, None, stack,
+                                  time_bank=self._bank_of(user_id))
         return stack
 
     async def seat_with_stack(
@@ -127,6 +145,21 @@ class Lobby:
         key: PlayerKey = user_id if user_id is not None else name
         seated = await self._ledger.buy_in(self.guild_id, self.channel_id, key, stack)
         seat = self._seats[index] = Seat(index, name, user_id, bot, seated)
+        if user_id is not None:
+            seat.time_bank = self._bank_of(user_id)
+        return seat
+
+    def restore_seat(self, saved: SavedSeat, stack: int) -> Seat:
+        """Seat a holder of a saved table again with the ``stack`` the ledger still holds for
+        them at this table (no chips move): a person with their flags and time bank, a bot
+        with a strategy of its level."""
+        bot = None if saved.bot_level is None else Bot(
+            saved.bot_level, random.Random(self._rng.getrandbits(64)))
+        seat = Seat(saved.index, saved.name, saved.user_id, bot, stack,
+                    sitting_out=saved.sitting_out, hands_sat_out=saved.hands_sat_out,
+                    timeouts_in_a_row=saved.timeouts_in_a_row)
+        seat.time_bank.used = saved.time_bank_used
+        self._seats[saved.index] = seat
         return seat
 
     async def take(self, seat: Seat) -> int:
@@ -134,6 +167,7 @@ class Lobby:
         table, to seat elsewhere); their bot, if any, goes with them. Returns the stack."""
         stack = await self._ledger.cash_out(self.guild_id, self.channel_id, seat.key)
         self._seats.pop(seat.index, None)
+        self._keep_bank(seat)
         return stack
 
     async def top_up(self, seat: Seat, amount: int) -> int:
@@ -201,8 +235,32 @@ class Lobby:
 
     def _forget(self, seat: Seat) -> None:
         self._seats.pop(seat.index, None)
+        self._keep_bank(seat)
         if seat.bot is not None:
             seat.bot.leave(self._bot_worker)
+
+    def _keep_bank(self, seat: Seat) -> None:
+        """Keep the time bank of a person leaving (a full one is what anyone sits down with)."""
+        now = self._clock()
+        self._forget_old_banks(now)
+        if seat.user_id is not None and seat.time_bank.used > 0:
+            self._banks_left.pop(seat.user_id, None)  # re-inserted last: the newest
+            self._banks_left[seat.user_id] = (now, seat.time_bank)
+
+    def _bank_of(self, user_id: int) -> TimeBank:
+        """The bank a person sits down with: the one they left with less than
+        ``BANK_KEPT_SECONDS`` ago, else a full one."""
+        self._forget_old_banks(self._clock())
+        kept = self._banks_left.pop(user_id, None)
+        return TimeBank() if kept is None else kept[1]
+
+    def _forget_old_banks(self, now: float) -> None:
+        """Drop the banks kept longer than ``BANK_KEPT_SECONDS`` (the oldest come first)."""
+        while self._banks_left:
+            user_id, (left_at, _) = next(iter(self._banks_left.items()))
+            if now - left_at < BANK_KEPT_SECONDS:
+                return
+            del self._banks_left[user_id]
 
     def _free_seat(self) -> int:
         index = next((i for i in range(self.settings.max_seats) if i not in self._seats), None)

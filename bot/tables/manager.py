@@ -9,20 +9,24 @@ ledger is failing, requests that need it raise ``LedgerUnavailable``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
 from collections.abc import Callable, Sequence
 
-from bot.ledger import RecoveryReport
+from bot.ledger import RecoveryReport, SavedTable
 from bot.shards import ShardSet
 from bot.tables.bot_worker import BotWorker
 from bot.tables.errors import NoTableHere, NotOurServer, TableClosed
 from bot.tables.ledger_guard import GuardedLedger
-from bot.tables.ledger_port import TableLedger, TournamentLedger
+from bot.tables.ledger_port import TableLedger, TableStateStore, TournamentLedger
 from bot.tables.notifier import Notifier, TableState, Turn
+from bot.tables.outages import Outages
 from bot.tables.pacing import StepPacer
 from bot.tables.pre_actions import PreAction, PreActionChoices
+from bot.tables.saved_state import SavedTableState, UnreadableState
+from bot.tables.seats import PlayerKey
 from bot.tables.settings import TableSettings
 from bot.tables.table import Table, TournamentHooks
 from bot.tables.tournaments import TournamentManager
@@ -62,6 +66,7 @@ class TableManager:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._ledger = GuardedLedger(ledger)
+        self._state_store = ledger if isinstance(ledger, TableStateStore) else None
         self._shards = shards or ShardSet()
         self._notifier = notifier
         self._rng = rng
@@ -69,8 +74,11 @@ class TableManager:
         self._bot_worker = bot_worker
         self._tables: dict[int, Table] = {}
         self._pacer = StepPacer()
+        self.outages = Outages(self._shards.count)
+        """Which shards' gateway connections are down, and for how long they were."""
         self._closing: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._draining = False
         if tournament_ledger is None and isinstance(ledger, TournamentLedger):
             tournament_ledger = ledger
         self._tournaments = None if tournament_ledger is None else TournamentManager(
@@ -83,13 +91,75 @@ class TableManager:
             raise RuntimeError("this ledger does not run tournaments")
         return self._tournaments
 
-    async def start(self) -> RecoveryReport:
+    async def start(self, *, resume: bool = False) -> RecoveryReport:
         """Run the ledger's recovery (hands cut short by a crash go back to their
         start-of-hand stacks) in the guilds on this process's shards, before any table opens;
-        returns the ledger's report."""
-        report = await self._ledger.recover(shards=self._shards)
-        log.info("ledger recovery: %s", report)
+        returns the ledger's report. With ``resume`` (and a ledger that saves tables) the
+        cash tables saved there open again with their seats, chips and button, and deal on
+        by themselves; without it their chips go back to their owners."""
+        store = self._state_store
+        if resume and store is not None:
+            report = await store.recover(shards=self._shards, keep_saved_tables=True)
+            log.info("ledger recovery: %s", report)
+            for saved in await store.saved_tables(self._shards):
+                await self._resume(store, saved)
+        else:
+            report = await self._ledger.recover(shards=self._shards)
+            log.info("ledger recovery: %s", report)
         return report
+
+    async def _resume(self, store: TableStateStore, saved: SavedTable) -> None:
+        """Open a saved table again: its seats with the chips they hold in escrow. Escrow that
+        no saved seat accounts for (a join the stop cut short) is cashed out; a state that
+        cannot be read closes the table (everyone cashed out), with one line saying why."""
+        stacks = await store.table_stacks(saved.channel_id)
+        try:
+            state: SavedTableState | None = SavedTableState.from_json(saved.state)
+        except UnreadableState as why:
+            log.error("table %s: its saved state cannot be restored (%s); everyone is cashed "
+                      "out", saved.channel_id, why)
+            state = None
+        seated: set[PlayerKey] = set() if state is None else {
+            seat.user_id if seat.user_id is not None else seat.name for seat in state.seats}
+        for player in stacks.keys() - seated:
+            await self._ledger.cash_out(saved.guild_id, saved.channel_id, player)
+        if state is None or not seated & stacks.keys():
+            await store.forget_table_state(saved.channel_id)
+            return
+        await self._notifier.table_resumed(saved.channel_id, saved.message_id)
+        table = self._new_table(saved.guild_id, saved.channel_id, state.settings)
+        self._tables[saved.channel_id] = table
+        await table.restore(state, stacks)
+        log.info("table %s: open again with %d seats", saved.channel_id,
+                 len(table.player_keys()))
+
+    async def suspend(self, drain: float) -> None:
+        """Stop for a restart without ending the games: deal no new hand, give the hands in
+        progress up to ``drain`` seconds to finish (bots act at once), then refund what is
+        still running and keep every cash table (seats, chips in escrow, button) for the next
+        start; their front end hears that they are paused."""
+        self._draining = True  # people still act at open tables; none opens
+        tables = list(self._tables.values())
+        cash = [table for table in tables if not table.is_tournament]
+        if cash:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*(table.drain() for table in cash)), timeout=drain)
+        self._closed = True
+        tables = list(self._tables.values())
+        cash = [table for table in tables if not table.is_tournament]
+        self._tables.clear()
+        await asyncio.gather(*(table.suspend() for table in cash))
+        for table in cash:
+            try:
+                await self._notifier.table_paused(table.channel_id)
+            except Exception:
+                log.exception("table %s: the notifier failed to pause it", table.channel_id)
+        await asyncio.gather(*(table.close() for table in tables if table.is_tournament))
+        if self._tournaments is not None:
+            await self._tournaments.shutdown()
+        if self._bot_worker is not None:
+            self._bot_worker.close()
 
     async def shutdown(self) -> None:
         """Stop every table without finishing anything half-way: hands in progress are
@@ -293,6 +363,7 @@ class TableManager:
         table = Table(
             guild_id, channel_id, settings, chips, self._notifier, rng=self._rng,
             bot_worker=self._bot_worker, pacer=self._pacer, tournament=hooks,
+            outages=self.outages,
         )
         self._tables[channel_id] = table
         return table
@@ -303,6 +374,30 @@ class TableManager:
         await table.close()
         if forgotten:
             await self._tell_closed(table.channel_id)
+
+    async def gateway_down(self, shard_id: int) -> None:
+        """The front end's connection for ``shard_id`` (Discord's gateway) dropped: no click
+        from its guilds can reach their tables, so until ``gateway_up`` their clocks stop,
+        their bots wait and they deal no hand; the tables say so. Saying it again is
+        harmless."""
+        if self.outages.down(shard_id):
+            await self._show_shard(shard_id)
+
+    async def gateway_up(self, shard_id: int) -> None:
+        """The connection for ``shard_id`` is back: its tables play on, and the person to act
+        gets the time they had left plus ``outages.GRACE_SECONDS``. Harmless when it was
+        up."""
+        if self.outages.up(shard_id):
+            await self._show_shard(shard_id)
+
+    async def _show_shard(self, shard_id: int) -> None:
+        """Publish the tables of the shard's guilds (whose runners may be parked)."""
+        for table in list(self._tables.values()):
+            if self.outages.shard(table.guild_id) == shard_id:
+                try:
+                    await self._notifier.table_changed(table.state())
+                except Exception:
+                    log.exception("table %s: the notifier failed", table.channel_id)
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -318,18 +413,24 @@ class TableManager:
             return table
         if not self._shards.owns(guild_id):
             raise NotOurServer()
+        if self._draining:
+            raise TableClosed()
         settings = await self.guild_settings(guild_id)
         # No await from here on: a racing request that opened the table meanwhile wins.
         table = self._table_if_open(channel_id)
         if table is None:
-            table = Table(
-                guild_id, channel_id, settings, self._ledger, self._notifier,
-                rng=self._rng, bot_worker=self._bot_worker, on_empty=self._forget_emptied,
-                pacer=self._pacer,
-            )
+            table = self._new_table(guild_id, channel_id, settings)
             table.start()
             self._tables[channel_id] = table
         return table
+
+    def _new_table(self, guild_id: int, channel_id: int, settings: TableSettings) -> Table:
+        """A cash table of this manager (not started), which keeps its state in the store."""
+        return Table(
+            guild_id, channel_id, settings, self._ledger, self._notifier,
+            rng=self._rng, bot_worker=self._bot_worker, on_empty=self._forget_emptied,
+            pacer=self._pacer, state_store=self._state_store, outages=self.outages,
+        )
 
     def _table_if_open(self, channel_id: int) -> Table | None:
         if self._closed:

@@ -102,6 +102,10 @@ class TableState:
     """When the person to act is using their time bank (their turn timer ran out): when the
     bank runs out (unix timestamp). ``to_act_deadline`` stays the timer's, as their turn
     prompt names it."""
+    offline: bool = False
+    """True while no click can reach the table (its front end's connection, Discord's
+    gateway, is down): its clocks are stopped, bots wait and no hand is dealt, so no
+    deadline is shown."""
 
     __reduce__ = reduce_by_fields  # pictured about ten times a hand (bot.pickling)
 
@@ -228,6 +232,15 @@ class Notifier(Protocol):
     async def table_closed(self, channel_id: int) -> None:
         """The channel's table closed (its last player left, or the channel is gone): show
         its last state if the front end can, then forget the channel."""
+
+    async def table_paused(self, channel_id: int) -> None:
+        """The process is stopping and the channel's table is kept for the next start (its
+        last state was published with no turn): say it is paused and will be back."""
+
+    async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
+        """A table kept by an earlier process opens again in its channel (its state follows
+        through ``table_changed``); ``message_id`` is the table message that process showed
+        it in, if known, to show it there again."""
 
     # -- tournaments -------------------------------------------------------------------------
 

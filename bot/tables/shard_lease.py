@@ -46,17 +46,19 @@ class ShardLease:
         self._ledger = ledger
         self._heartbeat: asyncio.Task[None] | None = None
 
-    async def acquire(self) -> None:
+    async def acquire(self, *, wait: bool = False) -> None:
         """Claim the shards, waiting for a dead holder's claim to lapse. ``ShardsTaken`` when
-        a holder renews its claim meanwhile (it is alive)."""
+        a holder renews its claim meanwhile (it is alive), unless ``wait``: then until it
+        stops and gives the claim up (a deploy's new process, started before the old one
+        stops)."""
         seen: ShardsTaken | None = None
         while True:
             try:
                 await self._ledger.claim_shards(self.owner, self.shards, self.lease)
                 return
             except ShardsTaken as taken:
-                if seen is not None and (taken.holder != seen.holder
-                                         or taken.expires_at > seen.expires_at):
+                if not wait and seen is not None and (taken.holder != seen.holder
+                                                      or taken.expires_at > seen.expires_at):
                     raise
                 seen = taken
                 log.info("waiting for a claim to lapse: %s", taken)

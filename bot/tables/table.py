@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from bot.errors import HandInProgress
@@ -50,15 +50,17 @@ from bot.tables.errors import (
     TableMovedOn,
     TournamentTableRefusal,
 )
-from bot.tables.hand_runner import HandRunner, Played
+from bot.tables.hand_runner import TIMEOUTS_BEFORE_SITTING_OUT, HandRunner, Played
 from bot.tables.ledger_guard import Backoff, GuardedLedger
-from bot.tables.ledger_port import TableLedger
+from bot.tables.ledger_port import TableLedger, TableStateStore
 from bot.tables.lobby import Lobby
 from bot.tables.notifier import Notifier, TableState, Turn
+from bot.tables.outages import Outages
 from bot.tables.outbox import Outbox
 from bot.tables.pacing import StepPacer, TurnBudget
 from bot.tables.pre_actions import PreAction, PreActionChoices
 from bot.tables.run_it_twice import RunItTwiceQuestion
+from bot.tables.saved_state import SavedTableState
 from bot.tables.seats import PlayerKey, Seat
 from bot.tables.settings import TableSettings
 from bot.tables.snapshots import PublicState
@@ -101,7 +103,9 @@ class Table:
     process so that busy tables take turns on the event loop. When the last seat empties after
     a hand (a player who left mid-hand was cashed out) the table stops and calls ``on_empty``.
     ``ledger`` is wrapped in a ``GuardedLedger`` unless it is one (the manager shares one
-    among its tables); ``retry`` paces the attempts after a failure.
+    among its tables); ``retry`` paces the attempts after a failure. ``outages`` (the
+    manager's) says when no click can reach the table: it then stops its clocks and deals
+    nothing (``bot.tables.outages``).
 
     With ``tournament`` the table is a tournament table: its ``ledger`` holds the
     tournament's play chips (``TournamentChips``), players are seated and moved with their
@@ -126,6 +130,8 @@ class Table:
         pacer: StepPacer | None = None,
         retry: Backoff | None = None,
         tournament: TournamentHooks | None = None,
+        outages: Outages | None = None,
+        state_store: TableStateStore | None = None,
     ) -> None:
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -137,7 +143,8 @@ class Table:
         self._outbox = Outbox(notifier, channel_id)
         self._lobby = Lobby(guild_id, channel_id, settings, guarded, shared_rng, bot_worker)
         self._current = CurrentHand()
-        self._public = PublicState(self._lobby, self._current)
+        gateway = (outages if outages is not None else Outages()).link(guild_id)
+        self._public = PublicState(self._lobby, self._current, gateway)
         self._question = RunItTwiceQuestion(shared_rng, self._outbox, self._doorbell,
                                             self._public.state)
         self._turns = TurnBudget(pacer if pacer is not None else StepPacer())
@@ -145,6 +152,7 @@ class Table:
             lobby=self._lobby, current=self._current, public=self._public, ledger=guarded,
             outbox=self._outbox, doorbell=self._doorbell, lock=self._lock, turns=self._turns,
             question=self._question, rng=shared_rng, deck_rng=rng, bot_worker=bot_worker,
+            gateway=gateway,
         )
         self._on_empty = on_empty
         self._task: asyncio.Task[None] | None = None
@@ -157,6 +165,11 @@ class Table:
         self._ledger_down = False  # the last failure was the ledger's (people were told)
         self._tournament = tournament
         self._lobby.deals_sitting_out = tournament is not None
+        self._state_store = state_store if tournament is None else None
+        self._saved_state: str | None = None  # the JSON last kept by the store
+        self._button_played: int | None = None
+        """The button of the last hand played out (settled, or refunded after a failure):
+        what the state keeps, so that a hand a stop cut short deals again on its button."""
 
     @property
     def settings(self) -> TableSettings:
@@ -172,21 +185,92 @@ class Table:
         )
 
     async def close(self) -> None:
-        """Stop the runner, refund an unfinished hand, cash everyone out and publish the
-        closed table (no hand, no turn: its message keeps no button to press). What the ledger
-        cannot do now (it is failing) its recovery does at the next start."""
-        self._doorbell.close()
-        if self._task is not None:
-            await asyncio.gather(self._task, return_exceptions=True)
+        """Stop the runner, refund an unfinished hand, cash everyone out, forget the saved
+        state and publish the closed table (no hand, no turn: its message keeps no button to
+        press). What the ledger cannot do now (it is failing) its recovery does at the next
+        start."""
+        await self._stop()
         async with self._lock:
             try:
                 await self._runner.refund_leftover()
                 for seat in list(self._lobby.seats.values()):
                     await self._lobby.cash_out(seat)
-            except LedgerUnavailable:
+                if self._state_store is not None:
+                    await self._state_store.forget_table_state(self.channel_id)
+            except Exception:  # LedgerUnavailable, or the store's own fault
                 log.error("table %s: closed without cashing out; the chip ledger's recovery "
                           "returns the chips at the next start", self.channel_id)
         await self._runner.publish()
+
+    async def drain(self) -> None:
+        """The process is stopping: deal no new hand and return once the hand in progress
+        (if any) is over; bots act without their thinking delay, people keep their timer.
+        The caller bounds the wait and then ``suspend``s the table."""
+        self._doorbell.drain()
+        await self._doorbell.until_idle()
+
+    async def suspend(self) -> None:
+        """Stop the runner without ending the game: a hand still running is refunded to its
+        start-of-hand stacks, which stay at the table with the seats, and the table's state
+        is saved so that the next start opens it again (``restore``). Published as it
+        stands, with no turn; the front end says it is paused."""
+        await self._stop()
+        async with self._lock:
+            try:
+                await self._runner.refund_leftover()
+            except LedgerUnavailable:
+                log.error("table %s: a hand is left running; the chip ledger's recovery "
+                          "refunds it at the next start", self.channel_id)
+        await self._persist()
+        await self._runner.publish()
+
+    async def restore(self, state: SavedTableState, stacks: Mapping[PlayerKey, int]) -> None:
+        """Seat the players of a saved state with their chips at the table (``stacks``, the
+        escrow), put the button where it was, and start the runner. Seats whose holder holds
+        no chips here are left empty: they left, or busted, before the stop."""
+        self._lobby.settings = state.settings
+        self._current.button = self._button_played = state.button
+        self._current.number = state.hands_dealt
+        for saved in state.seats:
+            key: PlayerKey = saved.user_id if saved.user_id is not None else saved.name
+            if stacks.get(key, 0) > 0:
+                self._lobby.restore_seat(saved, stacks[key])
+        self._saved_state = self._state_now().to_json()
+        self.start()
+        await self._runner.publish()
+        self._doorbell.ring()
+
+    async def _stop(self) -> None:
+        """Close the doorbell and wait for the runner, which refunds a hand it was playing."""
+        self._doorbell.close()
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def _state_now(self) -> SavedTableState:
+        return SavedTableState.of(self._lobby.settings, self._button_played,
+                                  self._current.number,
+                                  (self._lobby.seats[index] for index in sorted(self._lobby.seats)))
+
+    async def _persist(self) -> None:
+        """Keep the table's state in the store when it changed since it was last kept (at
+        hand boundaries and after requests, never per action). A store that fails is tried
+        again at the next boundary: the chips are safe in escrow meanwhile."""
+        store = self._state_store
+        if store is None:
+            return
+        text = None if self._lobby.is_empty() else self._state_now().to_json()
+        if text == self._saved_state:
+            return
+        try:
+            if text is None:  # nobody left: the table does not open again
+                await store.forget_table_state(self.channel_id)
+            else:
+                await store.save_table_state(self.guild_id, self.channel_id, text)
+        except Exception:
+            log.warning("table %s: could not save its state; trying again after the next "
+                        "hand", self.channel_id, exc_info=True)
+        else:
+            self._saved_state = text
 
     def is_empty(self) -> bool:
         """True when no seat is taken."""
@@ -201,6 +285,17 @@ class Table:
     def hands_dealt(self) -> int:
         """Hands dealt at this table so far (the running one included)."""
         return self._current.number
+
+    @property
+    def button(self) -> int | None:
+        """The seat index of the button in the current or last hand (``None`` before the
+        first deal): kept with the table's state so that a restored table moves it on."""
+        return self._current.button
+
+    def restore_button(self, button: int | None) -> None:
+        """Put the button where a saved state had it (before the runner deals): the next
+        hand's button is the next seat dealt in after it."""
+        self._current.button = button
 
     @property
     def is_hand_running(self) -> bool:
@@ -300,15 +395,24 @@ class Table:
     async def sit_out(self, user_id: int) -> None:
         """Skip hands from the next one on."""
         async with self._lock:
-            self._lobby.require_seat(user_id).sitting_out = True
+            seat = self._lobby.require_seat(user_id)
+            seat.sitting_out = seat.sat_out_since_last_hand = True
         await self._runner.publish()
 
     async def sit_in(self, user_id: int) -> None:
-        """Play again from the next hand."""
+        """Play again from the next hand.
+
+        Sitting in clears neither count of being away, or /sitin then /sitout would dodge
+        them: the hands sat out count on until the seat is dealt in (``_dealt``), and timeouts
+        until the person acts. Someone who comes back after timing out twice is on their last
+        warning: the next turn they let run out before acting sits them out again at once,
+        while one action gives them the full allowance back, as for anyone playing.
+        """
         async with self._lock:
             seat = self._lobby.require_seat(user_id)
             seat.sitting_out = False
-            seat.timeouts_in_a_row = seat.hands_sat_out = 0
+            seat.timeouts_in_a_row = min(seat.timeouts_in_a_row,
+                                         TIMEOUTS_BEFORE_SITTING_OUT - 1)
         await self._runner.publish()
         self._doorbell.ring()
 
@@ -397,6 +501,7 @@ class Table:
         """Change this table's settings; blinds apply from the next hand."""
         self._no_cash_request()
         self._lobby.settings = self._lobby.settings.with_changes(**changes)
+        self._doorbell.ring()  # the runner keeps the new settings
         return self._lobby.settings
 
     # -- play --------------------------------------------------------------------------------
@@ -486,6 +591,7 @@ class Table:
         try:
             while True:
                 self._doorbell.check()
+                await self._runner.until_gateway_up(parked=True)  # no deal while cut off
                 if self._resume_at is not None:
                     if loop.time() < self._resume_at and not self._ledger_is_back():
                         await self._park(self._resume_at)
@@ -507,6 +613,8 @@ class Table:
                     await self._tournament.before_deal(self)
                 await self._turns.step(urgent=self._lobby.has_playing_person())
                 played = await self._runner.play()
+                if played is not Played.NOT_DEALT:
+                    self._button_played = self._current.button
                 if played is Played.NOT_DEALT:
                     await self._failed(self._runner.last_error)
                 else:
@@ -534,14 +642,18 @@ class Table:
 
     def _dealt(self) -> None:
         """A hand was dealt: the ledger works; one fewer bots-only hand is wanted if it had
-        no person; the people sitting it out at a cash table count one more hand away."""
+        no person. At a cash table the seats dealt in start their count of hands away again,
+        and the people who sat out at any moment of the hand count one more."""
         self._retry.reset()
         self._ledger_down = False
         if self._tournament is None:
             for seat in self._lobby.seats.values():
-                if seat.sitting_out and seat.user_id is not None \
-                        and self._current.position_of(seat) is None:
+                if self._current.position_of(seat) is not None:
+                    seat.hands_sat_out = 0
+                elif seat.user_id is not None \
+                        and (seat.sitting_out or seat.sat_out_since_last_hand):
                     seat.hands_sat_out += 1
+                seat.sat_out_since_last_hand = False
         if self._bot_hands_wanted and all(seat.user_id is None for seat in self._current.seats):
             self._bot_hands_wanted -= 1
 
@@ -593,6 +705,7 @@ class Table:
                 await self._runner.publish()
         if moved:
             self._retry.reset()
+        await self._persist()
         for seat, chips in freed:
             if seat.user_id is not None:
                 await self._outbox.tell(seat.user_id, tr(
@@ -643,6 +756,8 @@ class Table:
             raise TournamentTableRefusal()
 
     def _ready_to_deal(self) -> bool:
+        if self._doorbell.draining:
+            return False
         if self._tournament is not None:
             return self._lobby.can_deal()
         return self._lobby.can_deal() and (

@@ -197,6 +197,12 @@ class ConsoleNotifier:
     async def table_closed(self, channel_id: int) -> None:
         """Nothing to forget: the terminal shows one table, and says goodbye itself."""
 
+    async def table_paused(self, channel_id: int) -> None:
+        """Never called: the terminal's game ends with its tables closed, not kept."""
+
+    async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
+        """Never called: the terminal opens no saved table."""
+
     # -- tournaments -------------------------------------------------------------------------
 
     async def tournament_changed(self, status: TournamentStatus) -> None:

@@ -41,6 +41,8 @@ class RecordingNotifier:
     messages: list[tuple[int, int, str]] = field(default_factory=list)
     questions: list[tuple[int, tuple[int, ...], float]] = field(default_factory=list)
     closed: list[int] = field(default_factory=list)
+    paused: list[int] = field(default_factory=list)
+    resumed: list[tuple[int, int | None]] = field(default_factory=list)
     errors: list[HoldemError] = field(default_factory=list)
     fail_on: set[str] = field(default_factory=set)
     tournament_statuses: list[TournamentStatus] = field(default_factory=list)
@@ -100,6 +102,14 @@ class RecordingNotifier:
     async def table_closed(self, channel_id: int) -> None:
         self.closed.append(channel_id)
         self._record("table_closed", channel_id)
+
+    async def table_paused(self, channel_id: int) -> None:
+        self.paused.append(channel_id)
+        self._record("table_paused", channel_id)
+
+    async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
+        self.resumed.append((channel_id, message_id))
+        self._record("table_resumed", channel_id, message_id)
 
     async def tournament_changed(self, status: TournamentStatus) -> None:
         self.tournament_statuses.append(status)
