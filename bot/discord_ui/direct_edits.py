@@ -9,7 +9,10 @@ Here the multipart body is built once as bytes (0.33 ms of the client's CPU agai
 the same request as a form, measured on this machine), a callback asks for nothing back, and
 a response is read, not parsed. Failures keep discord.py's meaning: the same exceptions
 (``NotFound`` for an expired interaction, ``HTTPException`` otherwise), 429s waited out and
-5xx retried as its webhook adapter does.
+5xx retried, an exhausted bucket (``X-RateLimit-Remaining: 0``) waited out before its next
+request and a 429 that did not come through Discord's proxy (no ``Via``: a Cloudflare ban)
+given up on, as its webhook adapter does. Each request has ``REQUEST_TIMEOUT``, not aiohttp's
+five minutes: a call that never answers must not hold a table's edits.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +35,14 @@ Interaction = discord.Interaction[discord.Client]
 
 ATTEMPTS = 5
 """As discord.py's webhook adapter: a request is tried at most five times."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds one request may take, answer read (a table edit carries a picture of about 9 KB);
+then it fails with ``TimeoutError`` and the table's edit takes its next way."""
+REQUEST_FAILURES: tuple[type[Exception], ...] = (discord.HTTPException, aiohttp.ClientError,
+                                                 OSError)
+"""How a request to Discord can fail: refused or not answered (``HTTPException``), its
+connection dropped (``aiohttp.ClientError``, or discord.py's ``OSError``) or timed out
+(``TimeoutError``, an ``OSError``)."""
 _BOUNDARY = b"holdem-table-edit"
 _FORM_TYPE = (b"multipart/form-data; boundary=" + _BOUNDARY).decode()
 _JSON_PART = (b"--%s\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
@@ -86,6 +98,12 @@ async def edit_through_token(interaction: Interaction, edit: TableEdit) -> None:
                 f"/{interaction.token}/messages/@original", edit, edit.message())
 
 
+_exhausted: dict[str, float] = {}
+"""Buckets (a request's path: its interaction or application id and token, the bucket
+discord.py keys by) whose last answer said ``X-RateLimit-Remaining: 0``, and the monotonic
+time each resets."""
+
+
 async def _send(interaction: Interaction, method: str, path: str, edit: TableEdit,
                 payload: Mapping[str, Any]) -> None:
     body, content_type = edit.body(payload)
@@ -93,15 +111,20 @@ async def _send(interaction: Interaction, method: str, path: str, edit: TableEdi
     # calls go (Discord, or DISCORD_API_BASE)
     session: aiohttp.ClientSession = interaction._session
     url = Route.BASE + path
+    timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)
     data: Any = None
     for attempt in range(ATTEMPTS):
-        async with session.request(method, url, data=body,
+        await _wait_for_reset(path)
+        async with session.request(method, url, data=body, timeout=timeout,
                                    headers={"Content-Type": content_type}) as response:
-            if 200 <= response.status < 300:
-                await response.read()
-                return
             data = await json_or_text(response)
-            if response.status == 429 and isinstance(data, dict):
+            if response.headers.get("X-Ratelimit-Remaining") == "0" and response.status != 429:
+                _note_exhausted(path, discord.utils._parse_ratelimit_header(response))
+            if 200 <= response.status < 300:
+                return
+            if response.status == 429:
+                if not response.headers.get("Via") or not isinstance(data, dict):
+                    raise discord.HTTPException(response, data)  # banned by Cloudflare
                 retry_after = float(data.get("retry_after", 1.0))
                 log.warning("table edit rate limited; retrying in %.2f s", retry_after)
                 await asyncio.sleep(retry_after)
@@ -118,3 +141,20 @@ async def _send(interaction: Interaction, method: str, path: str, edit: TableEdi
     if response.status >= 500:
         raise discord.DiscordServerError(response, data)
     raise discord.HTTPException(response, data)
+
+
+def _note_exhausted(bucket: str, reset_after: float) -> None:
+    """``bucket`` has no request left for ``reset_after`` seconds; buckets that reset since are
+    forgotten (most are one click's and never used again)."""
+    now = time.monotonic()
+    for key in [key for key, reset in _exhausted.items() if reset <= now]:
+        del _exhausted[key]
+    _exhausted[bucket] = now + reset_after
+
+
+async def _wait_for_reset(bucket: str) -> None:
+    """Wait until ``bucket`` resets, if its last answer said it was exhausted."""
+    wait = _exhausted.pop(bucket, 0.0) - time.monotonic()
+    if wait > 0:
+        log.debug("table edit bucket exhausted; waiting %.2f s", wait)
+        await asyncio.sleep(wait)

@@ -1,8 +1,10 @@
 """The table's direct edits against a scripted Discord on 127.0.0.1: the body Discord reads,
-429s waited out, server errors retried, refusals raised as discord.py raises them."""
+429s waited out (but Cloudflare's given up on), exhausted buckets waited out, server errors
+retried, refusals raised as discord.py raises them, and no request waiting for ever."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -23,13 +25,22 @@ BUTTONS = [{"type": 1, "components": [
     {"type": 2, "style": 2, "label": "Fold", "custom_id": "holdem:fold:7:3"}]}]
 
 
+Answer = tuple[int, dict[str, Any] | None] | tuple[int, dict[str, Any] | None, dict[str, str]]
+NEVER: Answer = (0, None)
+"""No answer at all: the request is held until the test ends."""
+VIA = {"Via": "1.1 google"}
+"""What Discord's own answers carry (a 429 without it comes from Cloudflare)."""
+
+
 @dataclass
 class ScriptedDiscord:
-    """Answers each request with the next of ``answers`` (status, JSON body) and keeps what
-    it was sent: method, path, query, content type and the parsed parts."""
+    """Answers each request with the next of ``answers`` (status, JSON body, and headers when
+    given; ``NEVER``) and keeps what it was sent: method, path, query, content type and the
+    parsed parts."""
 
-    answers: list[tuple[int, dict[str, Any] | None]] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def handle(self, request: web.Request) -> web.Response:
         parts: dict[str, bytes] = {}
@@ -41,11 +52,15 @@ class ScriptedDiscord:
             parts["json:None"] = await request.read()
         self.requests.append({"method": request.method, "path": request.path,
                               "query": dict(request.query), "parts": parts})
-        status, body = self.answers.pop(0) if self.answers else (204, None)
+        answer = self.answers.pop(0) if self.answers else (204, None)
+        if answer is NEVER:
+            await self.released.wait()
+        status, body, *extra = answer
+        headers = extra[0] if extra else {}
         if body is None:
-            return web.Response(status=status)
+            return web.Response(status=status or 204, headers=headers)
         return web.Response(status=status, body=json.dumps(body).encode(),  # as Discord
-                            headers={"Content-Type": "application/json"})
+                            headers={"Content-Type": "application/json", **headers})
 
 
 @pytest.fixture
@@ -60,6 +75,7 @@ async def discord_api(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Scripted
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
     yield scripted
+    scripted.released.set()
     await runner.cleanup()
 
 
@@ -107,7 +123,7 @@ async def test_a_rate_limit_is_waited_out_and_a_server_error_retried(
 
     monkeypatch.setattr(direct_edits.asyncio, "sleep", no_wait)
     discord_api.answers = [(429, {"message": "You are being rate limited.", "retry_after": 0.25,
-                                  "global": False}), (502, {"message": "Bad Gateway"}),
+                                  "global": False}, VIA), (502, {"message": "Bad Gateway"}),
                            (200, {"id": "1"})]
     await edit_through_token(click, TableEdit(EMBED, BUTTONS, PNG))
 
@@ -139,3 +155,47 @@ async def test_an_answered_click_is_not_answered_twice(
     with pytest.raises(discord.InteractionResponded):
         await answer_with_table(click, TableEdit(EMBED, BUTTONS))
     assert len(discord_api.requests) == 1
+
+
+async def test_a_429_that_did_not_come_from_discord_is_given_up_as_discord_py_does(
+        discord_api: ScriptedDiscord, click: Any) -> None:
+    """Without ``Via`` the 429 is Cloudflare's (a ban): retrying only prolongs it."""
+    discord_api.answers = [(429, {"message": "You are being rate limited.", "retry_after": 0.25,
+                                  "global": False})]
+    with pytest.raises(discord.HTTPException) as refused:
+        await edit_through_token(click, TableEdit(EMBED, BUTTONS))
+    assert refused.value.status == 429
+    assert len(discord_api.requests) == 1
+
+
+async def test_an_exhausted_bucket_is_waited_out_before_its_next_request(
+        discord_api: ScriptedDiscord, click: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[float] = []
+
+    async def no_wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(direct_edits.asyncio, "sleep", no_wait)
+    exhausted = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                 "X-RateLimit-Reset-After": "30.000"}
+    discord_api.answers = [(200, {"id": "1"}, exhausted), (200, {"id": "1"})]
+    await edit_through_token(click, TableEdit(EMBED, BUTTONS))
+    assert waits == []  # the request that emptied the bucket is not held
+    await edit_through_token(click, TableEdit(EMBED, BUTTONS))
+    assert len(waits) == 1 and 25 < waits[0] <= 30
+    assert len(discord_api.requests) == 2
+
+
+async def test_a_request_that_never_answers_fails_within_its_timeout(
+        discord_api: ScriptedDiscord, click: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not after aiohttp's five minutes: the table's next way of editing takes over."""
+    monkeypatch.setattr(direct_edits, "REQUEST_TIMEOUT", 0.2)
+    discord_api.answers = [NEVER]
+    edit = asyncio.ensure_future(edit_through_token(click, TableEdit(EMBED, BUTTONS)))
+    try:
+        await asyncio.wait({edit}, timeout=60)  # only when the test gives up
+        assert edit.done(), "the request is still waiting for its answer"
+    finally:
+        edit.cancel()
+    with pytest.raises(TimeoutError):
+        edit.result()
