@@ -7,7 +7,9 @@ newer states replacing ones still waiting, except states marked ``keep`` (the en
 which are always published. A state submitted ``now`` (one that answers a click: Discord
 counts an interaction's answer against neither the channel's edits nor the global limit)
 does not wait out the interval, so the person sees their action at once rather than up to
-``min_interval`` later; the interval then counts from it.
+``min_interval`` later; the interval then counts from it. A state whose publish failed is
+tried again until it lands or a newer one replaces it: the latest state is never dropped (it
+may hold the next player's turn, whose buttons name it).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+MAX_RETRY_DELAY = 30.0
+"""Seconds between two tries of a state whose publish keeps failing, at most: the delay
+doubles from ``retry_delay`` so that a Discord in trouble is not pressed."""
+
 
 @dataclass(slots=True)
 class _Pending(Generic[T]):
@@ -36,7 +42,9 @@ class EditCoalescer(Generic[T]):
     """Publishes the latest submitted item through ``publish``, at most one call at a time and
     with at least ``min_interval`` seconds between the starts of two calls.
 
-    A failing ``publish`` is logged and does not stop later publishes.
+    A failing ``publish`` is logged and tried again, ``retry_delay`` seconds later (twice that
+    after a second failure, and so on up to ``MAX_RETRY_DELAY``), unless a newer item
+    replaced it meanwhile; it does not stop later publishes.
     """
 
     def __init__(
@@ -44,12 +52,18 @@ class EditCoalescer(Generic[T]):
         publish: Callable[[T], Awaitable[None]],
         min_interval: float,
         *,
+        retry_delay: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if min_interval < 0:
             raise ValueError(f"min_interval must be ≥ 0 seconds, not {min_interval!r}")
+        if retry_delay <= 0:
+            raise ValueError(f"retry_delay must be > 0 seconds, not {retry_delay!r}")
         self._publish = publish
         self._min_interval = min_interval
+        self._retry_delay = retry_delay
+        self._failures = 0
+        """Publishes that failed in a row."""
         self._clock = clock
         self._pending: deque[_Pending[T]] = deque()
         self._worker: asyncio.Task[None] | None = None
@@ -86,7 +100,7 @@ class EditCoalescer(Generic[T]):
     async def _run(self) -> None:
         while self._pending:
             if self._last_start is not None:
-                wait = self._last_start + self._min_interval - self._clock()
+                wait = self._last_start + self._interval() - self._clock()
                 if wait > 0:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._now.wait(), wait)
@@ -98,4 +112,18 @@ class EditCoalescer(Generic[T]):
             try:
                 await self._publish(pending.item)
             except Exception:
-                log.exception("publishing a table update failed")
+                self._failures += 1
+                log.exception("publishing a table update failed (%d in a row)", self._failures)
+                if pending.keep or not self._pending:  # nothing newer replaces it
+                    self._pending.appendleft(pending)
+            else:
+                self._failures = 0
+
+    def _interval(self) -> float:
+        """Seconds from the start of the last publish to the next: ``min_interval``, or after
+        failures the retry delay if longer."""
+        if not self._failures:
+            return self._min_interval
+        doublings = min(self._failures - 1, 32)  # the cap comes first; 2.0 ** n overflows
+        backoff = self._retry_delay * 2.0 ** doublings
+        return max(self._min_interval, min(backoff, MAX_RETRY_DELAY))

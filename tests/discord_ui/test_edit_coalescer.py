@@ -1,4 +1,5 @@
-"""Table message edits are coalesced: one in flight, a minimum interval, final states kept."""
+"""Table message edits are coalesced: one in flight, a minimum interval, final states kept,
+failed ones tried again unless a newer state replaced them."""
 
 import asyncio
 import itertools
@@ -89,22 +90,41 @@ async def test_a_state_submitted_now_skips_the_interval_and_the_next_waits_from_
     coalescer.cancel()
 
 
-async def test_a_failing_publish_does_not_stop_later_ones():
-    published: list[int] = []
+async def test_a_failed_publish_is_tried_again_later_and_later_until_it_lands():
+    tries: list[float] = []
 
     async def flaky(item: int) -> None:
-        if item == 1:
-            raise RuntimeError("Discord is down")
-        published.append(item)
+        tries.append(asyncio.get_running_loop().time())
+        if len(tries) < 4:
+            raise ConnectionResetError("the connection dropped")
 
-    coalescer = EditCoalescer(flaky, min_interval=0.0)
+    coalescer = EditCoalescer(flaky, min_interval=0.0, retry_delay=0.05)
     coalescer.submit(1)
-    await coalescer.flush()
-    coalescer.submit(2)
-    await coalescer.flush()
-    assert published == [2]
+    await asyncio.wait_for(coalescer.flush(), timeout=30)
+    assert len(tries) == 4
+    gaps = [later - earlier for earlier, later in itertools.pairwise(tries)]
+    assert all(gap >= 0.05 * 2 ** n * 0.9 for n, gap in enumerate(gaps)), gaps
+
+
+async def test_a_failed_state_gives_way_to_a_newer_one_but_a_kept_one_is_tried_again():
+    tried: list[int] = []
+
+    async def flaky(item: int) -> None:
+        tried.append(item)
+        if tried.count(item) == 1 and item in (1, 3):
+            coalescer.submit(item + 1)  # a newer state came while this one was failing
+            raise OSError("Discord is down")
+
+    coalescer = EditCoalescer(flaky, min_interval=0.0, retry_delay=0.01)
+    coalescer.submit(1)
+    await asyncio.wait_for(coalescer.flush(), timeout=30)
+    coalescer.submit(3, keep=True)
+    await asyncio.wait_for(coalescer.flush(), timeout=30)
+    assert tried == [1, 2, 3, 3, 4]
 
 
 def test_negative_interval_is_refused():
     with pytest.raises(ValueError, match="min_interval"):
         EditCoalescer(Recorder(), min_interval=-1)
+    with pytest.raises(ValueError, match="retry_delay"):
+        EditCoalescer(Recorder(), min_interval=1, retry_delay=0)
