@@ -1,0 +1,173 @@
+"""What a long hand log costs the commands that read it: builds a ledger of many settled hands
+through the ledger's own ``begin_hand``/``settle_hand`` (replays included, so habits are
+counted as the bot counts them), then times the ledger work of start-up (open + ``recover``),
+``/stats`` (record, tournaments, habits, chart points, server averages), ``/leaderboard``
+(every order, both scopes), ``/history`` and ``/replay`` (the latest hand found and read), each
+alone, as the median of ``--repeat`` runs, and the backfill of every hand's habits.
+
+    python -m benchmarks.history [--hands 10000] [--guilds 20] [--repeat 5] [--json]
+                                 [--database PATH|postgresql://…]
+
+Building is the slow part: each hand is fourteen writes (six buy-ins, the hand begun and
+settled, six cash-outs), 250 to 700 hands a second on SQLite (2-core machine shared with other
+work), so the default 10,000 hands take 15-40 s and ``--hands 1000000`` the issue's million
+25-70 minutes.
+The hands are six-handed (four people of their table's six and two bots), played by the
+random strategy: 15 actions a hand on average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+from bot.ledger import HABIT_FIGURES, HandParticipant, LeaderboardOrder, Ledger
+from engine.cards import Deck
+from engine.hand import Hand
+from engine.hand_record import RecordedHand
+from engine.strategies import make_strategy
+
+PEOPLE_PER_GUILD = 60
+SEATS, PEOPLE_SEATED = 6, 4
+TABLES_PER_GUILD = 10
+STACK = 1_000
+ORDERS: tuple[LeaderboardOrder, ...] = ("balance", "net", "hands_won", "tournaments",
+                                        "won_at_showdown", "aggression")
+
+
+def played_hand(rng: random.Random, button: int) -> Hand:
+    """A finished six-handed hand of the random strategy, everyone starting with ``STACK``."""
+    strategy = make_strategy("random")
+    hand = Hand([STACK] * SEATS, button=button, small_blind=5, big_blind=10,
+                deck=Deck(random.Random(rng.random())))
+    while (seat := hand.to_act) is not None:
+        hand.act(seat, strategy.decide(hand.view(seat), rng))
+    return hand
+
+
+async def play_table(ledger: Ledger, guild: int, table: int, pool: list[int], hands: int,
+                     rng: random.Random) -> None:
+    """``hands`` hands at one table of ``guild``, each with four people of the table's
+    ``pool`` and two bots, every stack bought in afresh and cashed out after; a person short of
+    a stack is granted chips."""
+    for number in range(1, hands + 1):
+        players: list[int | str] = [*rng.sample(pool, PEOPLE_SEATED),
+                                    f"Bot {table}a", f"Bot {table}b"]
+        for player in players:
+            if isinstance(player, int) and await ledger.balance(guild, player) < STACK:
+                await ledger.grant(guild, player, STACK)
+            await ledger.buy_in(guild, table, player, STACK)
+        hand = played_hand(rng, number % SEATS)
+        result = hand.result
+        assert result is not None
+        hand_id = await ledger.begin_hand(guild, table, number, dict.fromkeys(players, STACK))
+        await ledger.settle_hand(
+            hand_id, dict(zip(players, result.final_stacks, strict=True)),
+            [HandParticipant(player, str(player), net, won=net > 0,
+                             pot_won=max(net, 0) + STACK * (net > 0))
+             for player, net in zip(players, result.net, strict=True)],
+            f"Hand #{hand_id}", RecordedHand.from_hand(hand).to_json())
+        for player in players:
+            await ledger.cash_out(guild, table, player)
+
+
+async def build(ledger: Ledger, hands: int, guilds: int) -> None:
+    """The people of every guild, then ``hands`` hands over ``guilds`` guilds,
+    ``TABLES_PER_GUILD`` tables each playing at once (the ledger groups their writes as it
+    does a busy bot's)."""
+    for guild in range(1, guilds + 1):
+        for person in range(1, PEOPLE_PER_GUILD + 1):
+            await ledger.ensure_player(guild, guild * 1_000 + person, f"person {person}")
+    tables = [(guild, guild * 100 + k) for guild in range(1, guilds + 1)
+              for k in range(TABLES_PER_GUILD)]
+    each, extra = divmod(hands, len(tables))
+    pool = PEOPLE_PER_GUILD // TABLES_PER_GUILD
+    await asyncio.gather(*(
+        play_table(ledger, guild, table,
+                   [guild * 1_000 + table % 100 * pool + k for k in range(1, pool + 1)],
+                   each + (k < extra), random.Random(table))
+        for k, (guild, table) in enumerate(tables)))
+
+
+async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> float:
+    """The median wall time of ``call``, in milliseconds."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        await call()
+        times.append((time.perf_counter() - started) * 1e3)
+    return statistics.median(times)
+
+
+async def measure(location: str | Path, hands: int, guilds: int, repeat: int) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    started = time.perf_counter()
+    async with await Ledger.open(location) as ledger:
+        await build(ledger, hands, guilds)
+    figures["build_s"] = time.perf_counter() - started
+
+    async def start_up() -> None:
+        async with await Ledger.open(location) as opened:
+            await opened.recover()
+
+    figures["start_up_ms"] = await timed(start_up, repeat)
+    guild, person = 1, 1_001
+    async with await Ledger.open(location) as ledger:
+        async def stats() -> None:
+            await ledger.stats(guild, person)
+            await ledger.tournament_stats(guild, person)
+            await ledger.habits(guild)
+            await ledger.results_over_time(guild, person)
+            await ledger.server_averages(guild)
+
+        async def history() -> None:
+            (latest,) = await ledger.recent_hands(guild, person, limit=1)
+            record = await ledger.hand_history(latest.hand_id)
+            assert record is not None and record.replay is not None
+            RecordedHand.from_json(record.replay)
+
+        figures["stats_ms"] = await timed(stats, repeat)
+        for order in ORDERS:
+            for scope, where in (("server", guild), ("global", None)):
+                figures[f"leaderboard_{order}_{scope}_ms"] = await timed(
+                    partial(ledger.leaderboard, where, by=order), repeat)
+        figures["history_and_replay_ms"] = await timed(history, repeat)
+        counted = (await ledger.habits(guild))[person]
+        assert counted.hands > 0 and any(counted.figure(name) is not None
+                                         for name in HABIT_FIGURES)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--guilds", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--database", default=None,
+                        help="an SQLite path or a postgresql:// URL of an empty database "
+                             "(default: a temporary SQLite file)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        location = args.database or Path(directory) / "history.sqlite3"
+        figures = asyncio.run(measure(location, args.hands, args.guilds, args.repeat))
+    if args.json:
+        print(json.dumps({"hands": args.hands, "guilds": args.guilds, **figures}))
+        return
+    print(f"{args.hands:,} hands over {args.guilds} guilds, built in {figures['build_s']:.1f} s"
+          f" ({args.hands / figures['build_s']:,.0f} hands/s)")
+    for name, value in figures.items():
+        if name != "build_s":
+            print(f"{name.removesuffix('_ms')}: {value:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
