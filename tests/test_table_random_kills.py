@@ -1,0 +1,76 @@
+"""Random kills: a process running a cash table is killed with SIGKILL at random moments (in a
+hand, between two, in a settlement) and started again, many times, on SQLite and PostgreSQL.
+After every kill the audit holds; after every restart both people are seated again; closing
+the table at the end gives them back exactly the chips they brought."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.ledger import Ledger
+from tests.bot_processes import ROOT, Backend
+from tests.tables.helpers import ALICE, BOB, GUILD
+
+WORKER = Path(__file__).parent / "tables" / "kill_worker.py"
+KILLS = 8
+STARTING_BALANCE = 10_000
+
+
+def run_worker(location: str, mode: str) -> subprocess.Popen[str]:
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.Popen([sys.executable, str(WORKER), location, mode], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def seated_after_start(worker: subprocess.Popen[str], last_line: str) -> list[str]:
+    """The names the worker seated at its start, once it printed ``last_line``."""
+    assert worker.stdout is not None and worker.stderr is not None
+    seated = worker.stdout.readline()
+    marker = worker.stdout.readline().strip()
+    if marker != last_line:
+        worker.kill()
+        raise AssertionError(worker.stderr.read())
+    names: list[str] = json.loads(seated)
+    return names
+
+
+async def test_a_table_killed_at_random_moments_keeps_its_seats_and_every_chip(
+        backend: Backend):
+    location = backend.env.get("DATABASE_URL") or backend.env["DATABASE_PATH"]
+    moments = random.Random()
+    for kill in range(KILLS):
+        worker = run_worker(location, "play")
+        try:
+            assert seated_after_start(worker, "PLAYING") == ["Alice", "Bob"], f"kill {kill}"
+            time.sleep(moments.uniform(0.0, 0.4))  # a random moment of play, not a wait
+        finally:
+            worker.send_signal(signal.SIGKILL)
+            worker.communicate(timeout=30)
+        assert worker.returncode == -signal.SIGKILL
+        ledger = await backend.open()
+        try:
+            audit = await ledger.audit()
+            assert audit.ok, (kill, audit.problems)
+        finally:
+            await ledger.close()
+
+    worker = run_worker(location, "finish")
+    assert seated_after_start(worker, "CLOSED") == ["Alice", "Bob"]
+    assert worker.wait(timeout=30) == 0
+    ledger: Ledger = await backend.open()
+    try:
+        assert (await ledger.audit()).ok
+        balances = [await ledger.balance(GUILD, person) for person in (ALICE, BOB)]
+        assert sum(balances) == 2 * STARTING_BALANCE
+        assert await ledger.saved_tables() == []
+        assert len(await ledger.recent_hands(GUILD, ALICE, limit=1000)) > 0
+    finally:
+        await ledger.close()
