@@ -93,7 +93,7 @@ def test_a_switch_is_on_unless_switched_off(variable: str, text: str, expected: 
     assert getattr(Settings.from_env({}), field) is True
 
 
-@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER", "IMAGES"])
+@pytest.mark.parametrize("variable", ["BOT_WORKER", "PICTURE_WORKER", "IMAGES", "WAIT_FOR_SHARDS"])
 @pytest.mark.parametrize("text", ["maybe", "2", "offf"])
 def test_a_switch_that_is_neither_on_nor_off_is_rejected(variable: str, text: str):
     with pytest.raises(SettingsError, match=f"{variable} must be on or off, not '{text}'"):
@@ -106,3 +106,17 @@ def test_images_off_builds_a_bot_that_draws_none(text: str, draws: bool):
 
     bot = create_bot(Settings.from_env({"DISCORD_TOKEN": "x", "IMAGES": text}))
     assert bot.options.draw_images is draws
+
+
+def test_a_stop_drains_for_twenty_seconds_and_waits_for_no_shard_unless_told():
+    settings = Settings.from_env({})
+    assert (settings.drain_seconds, settings.wait_for_shards) == (20.0, False)
+    told = Settings.from_env({"DRAIN_SECONDS": " 0 ", "WAIT_FOR_SHARDS": "on"})
+    assert (told.drain_seconds, told.wait_for_shards) == (0.0, True)
+
+
+@pytest.mark.parametrize("text", ["-1", "601", "soon", "nan", "inf"])
+def test_a_drain_that_is_not_a_number_of_seconds_is_rejected(text: str):
+    with pytest.raises(SettingsError, match=(
+            f"DRAIN_SECONDS must be a number of seconds from 0 to 600, not '{text}'")):
+        Settings.from_env({"DRAIN_SECONDS": text})
