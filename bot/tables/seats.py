@@ -24,9 +24,16 @@ class Seat:
     sitting_out: bool = False
     leaving: bool = False
     timeouts_in_a_row: int = 0
+    """Turns in a row the person let run out; only acting clears it (``Table.sit_in``)."""
     hands_sat_out: int = 0
-    """Hands dealt at a cash table without this seat since it last played (or sat in)."""
+    """Hands dealt at a cash table without this seat, while it sat out, since it was last
+    dealt in: sitting in does not clear it (``Table._dealt``)."""
+    sat_out_since_last_hand: bool = False
+    """The seat sat out at some moment since the last hand ended: a hand dealt without it
+    counts as sat out even if it sits in before that hand ends."""
     time_bank: TimeBank = field(default_factory=TimeBank)
+    """The person's bank: it comes with them to this seat and goes back to the lobby when they
+    leave (``Lobby``)."""
 
     @property
     def key(self) -> PlayerKey:

@@ -1,9 +1,11 @@
 """A person's time bank: extra seconds that start when their turn timer runs out.
 
 The size of the bank is the server setting ``time_bank`` (``TableSettings.time_bank``, 0 turns
-it off); a seat keeps only what it has used, so a new size applies to everyone at once. What
+it off); a bank keeps only what it has used, so a new size applies to everyone at once. What
 was used comes back by ``REFILL_SECONDS`` every ``REFILL_EVERY_HANDS`` hands the person is
-dealt into, never beyond the size, as poker sites refill theirs.
+dealt into, never beyond the size, as poker sites refill theirs. The bank is the person's,
+not their seat's: leaving and sitting down again does not refill it
+(``bot.tables.lobby.BANK_KEPT_SECONDS``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ second timer."""
 
 @dataclass(slots=True)
 class TimeBank:
-    """The seconds of a seat's bank used so far, and the hands counted towards the next
+    """The seconds of a person's bank used so far, and the hands counted towards the next
     refill.
 
     >>> bank = TimeBank()
@@ -47,7 +49,8 @@ class TimeBank:
         self.used += max(seconds, 0.0)
 
     def hand_played(self) -> None:
-        """The seat was dealt into a hand that ended: refill every ``REFILL_EVERY_HANDS``."""
+        """The person was dealt into a hand that ended: refill every
+        ``REFILL_EVERY_HANDS``."""
         if self.used <= 0:
             self.hands = 0
             return
