@@ -51,10 +51,10 @@ class Club:
         """The bot as the tests run it: fast edits, short DM deadline, no command cooldowns
         (``cooldowns`` to have them); ``api_base`` sends its REST calls through a proxy;
         ``table_settings`` are the servers' defaults (by default hands start on /start and
-        nobody times out)."""
+        nobody times out); a stop voids the hands in progress at once (no drain)."""
         settings = Settings(token="fake", database_path=self.database, dev_guild_id=self.guild_id,
                             discord_api_base=api_base, bot_worker=bots_in_worker_process,
-                            picture_worker=pictures_in_worker_process)
+                            picture_worker=pictures_in_worker_process, drain_seconds=0.0)
         options = BotOptions(edit_interval=edit_interval, table_settings=table_settings,
                              rng=random.Random(seed), draw_images=draw_images,
                              guild_ready_timeout=0.01, dm_deadline=0.5,

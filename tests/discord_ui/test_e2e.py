@@ -232,7 +232,7 @@ async def test_settings_change_the_servers_tables(club: Club):
     assert "6 (bots: at most 2)" in ranged.all_text()
 
 
-async def test_restart_mid_hand_restores_balances_and_closes_the_old_table_message(club: Club):
+async def test_a_restart_mid_hand_voids_it_and_the_table_comes_back_in_its_message(club: Club):
     bot = await club.start_bot()
     await seat_two_and_a_bot(club, bot)
     before = {user: await bot.ledger.balance(club.guild_id, user)
@@ -246,26 +246,28 @@ async def test_restart_mid_hand_restores_balances_and_closes_the_old_table_messa
                                              [])
     await club.fake.click(user, old_table.id, control(old_table, "allin"))
     await club.fake.stop_client()
+    paused = club.fake.message(old_table.id)
+    assert paused.embeds[0]["title"] == "Table paused while the bot restarts"
+    assert not paused.components
 
     bot = await club.start_bot(seed=11)
-    for person in (club.alice, club.bob):
+    for person in (club.alice, club.bob):  # the void hand's chips are back at the table
         answer = await club.fake.slash(person, club.channel, "balance")
-        assert answer.content == f"Your balance is {before[person] + 2_000:,} chips."
-    await club.fake.wait_until(lambda: not club.fake.message(old_table.id).components)
-    closed = club.fake.message(old_table.id).embeds[0]
-    assert closed["title"] == "This table closed when the bot restarted"
-    assert "went back to its owner's balance" in closed["description"]
+        assert answer.content == (f"Your balance is {before[person]:,} chips. "
+                                  "You also have 2,000 at this table.")
+    await club.fake.wait_until(lambda: "paused" not in str(club.fake.message(old_table.id).embeds))
+    assert {seat.name for seat in bot.tables.state(club.channel).seats} >= {"alice", "bob"}
     stale = await club.fake.click(club.alice, lagging.id, control(lagging, "check", "call"))
     assert stale.ephemeral and "The table has moved on" in stale.content
 
-    await seat_two_and_a_bot(club, bot)
-    await start_hand(club, bot, club.bob)
+    await start_hand(club, bot, club.bob)  # no /join: they are seated
     user = await wait_for_turn_or_end(club, bot)
     assert user is not None
-    table = await club.table_message(bot)
-    assert table.id != old_table.id
+    await bot.notifier.flush()
+    table = club.fake.message(old_table.id)  # edited in place (the newest is the lagging copy)
     clicked = await club.fake.click(user, table.id, control(table, "check", "call"))
     assert clicked.updated
+    assert (await bot.ledger.audit()).ok
 
 
 LIMITED_BEFORE = {1: (15, 11), 4: (15, 15)}
@@ -347,9 +349,8 @@ async def test_after_a_restart_hole_cards_go_to_the_dm_channels_kept_in_the_ledg
         assert await bot.ledger.dm_channel(user) == fake.world.dm_channel_of(user).id
     await fake.stop_client()
 
-    bot = await club.start_bot(seed=11)
-    await seat_two_and_a_bot(club, bot)
-    await bot.notifier.flush()  # the seating's own edit, which lands late on a busy machine
+    bot = await club.start_bot(seed=11)  # the table is back with everyone seated
+    await bot.notifier.flush()  # the reopened table's own edit, late on a busy machine
     since = fake.now()
     await start_hand(club, bot, club.bob)
     await play_to_showdown(club, bot, use_slash=False)

@@ -24,8 +24,7 @@ async def test_after_a_restart_the_tables_hand_number_is_the_one_history_and_rep
     await play_to_showdown(club, bot, use_slash=False)
     await fake.stop_client()
 
-    bot = await club.start_bot(seed=11, draw_images=True)
-    await seat_two_and_a_bot(club, bot)
+    bot = await club.start_bot(seed=11, draw_images=True)  # the table is back, seated
     await start_hand(club, bot, club.bob)
     cards = bot.tables.hole_cards(club.channel, club.alice)
     assert cards
