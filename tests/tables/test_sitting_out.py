@@ -39,19 +39,26 @@ async def test_a_cash_seat_sitting_out_too_long_is_cashed_out_and_freed(tmp_path
         await assert_chips_match_ledger(manager, ledger, CHANNEL)
 
 
-async def test_sitting_in_again_starts_the_count_of_hands_away_again(tmp_path):
+async def test_being_dealt_in_again_starts_the_count_of_hands_away_again(tmp_path):
     settings = TableSettings.instant(sit_out_hands=3)
     async with running_manager(tmp_path, settings=settings) as (manager, notifier, ledger):
         notifier.auto_actions.update({ALICE: passive, BOB: passive})
         await manager.join(GUILD, CHANNEL, ALICE, "Alice")
         await manager.join(GUILD, CHANNEL, BOB, "Bob")
         await manager.add_bots(GUILD, CHANNEL, "calling")
+
+        def dealt_in_since(hands: int) -> bool:
+            return any(ALICE in {r.user_id for r in o.results}
+                       for o in notifier.outcomes[hands:])
+
         for _ in range(3):
             await manager.sit_out(CHANNEL, ALICE)
             hands = len(notifier.outcomes)
             await eventually(lambda hands=hands: len(notifier.outcomes) >= hands + 2,
                              timeout=20)
             await manager.sit_in(CHANNEL, ALICE)
+            hands = len(notifier.outcomes)
+            await eventually(lambda hands=hands: dealt_in_since(hands), timeout=20)
         assert manager.state(CHANNEL).seat_of(ALICE) is not None
         await manager.sit_out(CHANNEL, BOB)
         await manager.sit_out(CHANNEL, ALICE)
