@@ -195,6 +195,9 @@ def table_embed(
     else:
         heading = say(tr("Waiting for the next hand")) if len(state.seats) >= 2 \
             else say(tr("Waiting for players: /join to sit down"))
+    if state.offline:  # edited through REST while the gateway is down
+        heading += "\n" + say(tr("Waiting for Discord: the connection dropped, so every clock "
+                                 "is stopped. Play goes on once it is back."))
     embed = discord.Embed(title=say(tr("Texas Hold'em · blinds {blinds}", blinds=_blinds(state))),
                           description=heading, colour=TABLE_COLOUR)
     if state.is_hand_running or state.board:

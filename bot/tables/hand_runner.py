@@ -2,6 +2,9 @@
 timer), the run-it-twice question, and the settlement in the ledger; a hand that fails on the
 way is refunded to its start-of-hand stacks.
 
+While the table's connection to the front end is down (``bot.tables.outages``) no click can
+reach it: the turn timer and time bank of the person to act stop, and bots wait.
+
 Chips: a seat's ``stack`` is its chips between hands. During a hand the engine's ``Hand`` holds
 the live stacks, and the seats' stacks change only when the ledger has settled the hand.
 """
@@ -13,6 +16,8 @@ import enum
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.errors import HoldemError
 from bot.i18n import tr
@@ -23,6 +28,7 @@ from bot.tables.doorbell import Doorbell, TableClosing
 from bot.tables.ledger_port import TableLedger
 from bot.tables.lobby import Lobby
 from bot.tables.notifier import Turn, TurnPrompt
+from bot.tables.outages import GRACE_SECONDS, GuildLink
 from bot.tables.outbox import Outbox
 from bot.tables.pacing import TurnBudget
 from bot.tables.run_it_twice import RunItTwiceQuestion
@@ -56,13 +62,28 @@ class Played(enum.Enum):
     """The deal failed (the ledger did not open the hand): nothing began, nothing to undo."""
 
 
+class TurnClock:
+    """What is left of a person's time to act (their turn timer, or their time bank)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, seconds: float) -> None:
+        self.left = seconds
+        """Seconds left."""
+
+    def run(self, seconds: float) -> None:
+        """``seconds`` of it ran (never below nothing left)."""
+        self.left = max(0.0, self.left - max(0.0, seconds))
+
+
 class HandRunner:
     """Plays the hands of one table, one at a time, for the table's runner task.
 
     It shares the table's lock (held while a hand changes), its doorbell (rung by requests,
     closing interrupts every wait) and its turn budget on the event loop. ``rng`` draws the
     bots' thinking delays; ``deck_rng`` (tests) makes shuffles reproducible, and without it
-    the deck is shuffled with the OS CSPRNG.
+    the deck is shuffled with the OS CSPRNG. ``gateway`` says whether clicks can reach the
+    table now.
     """
 
     def __init__(
@@ -80,6 +101,7 @@ class HandRunner:
         rng: random.Random,
         deck_rng: random.Random | None,
         bot_worker: BotWorker | None,
+        gateway: GuildLink,
     ) -> None:
         self._lobby = lobby
         self._current = current
@@ -93,6 +115,7 @@ class HandRunner:
         self._rng = rng
         self._deck_rng = deck_rng
         self._bot_worker = bot_worker
+        self._gateway = gateway
         self._unrefunded: int | None = None
         self.last_error: Exception | None = None
         """Why the last attempt did not settle (``None`` after a settled hand)."""
@@ -172,6 +195,16 @@ class HandRunner:
         """Show the table's public state now."""
         await self._outbox.table_changed(self._public.state())
 
+    async def until_gateway_up(self, *, parked: bool = False) -> None:
+        """Return once clicks can reach the table (at once while they can); ``parked``
+        (between hands) counts the wait as idle, so that a drain need not wait for it.
+        Raises ``TableClosing`` when the table closes meanwhile."""
+        if not self._gateway.down:
+            return
+        with self._gateway.watch(self._doorbell.ring):
+            while self._gateway.down:
+                await (self._doorbell.park() if parked else self._doorbell.wait())
+
     def apply(self, seat: Seat, action: Action) -> None:
         """Apply ``seat``'s action to the hand and wake the runner (the caller holds the
         lock); ``NotYourTurn`` or ``IllegalAction`` when refused."""
@@ -215,9 +248,10 @@ class HandRunner:
             raise RuntimeError(f"seat {seat.index} has no bot")
         settings = self._lobby.settings
         delay = self._rng.uniform(settings.bot_delay_min, settings.bot_delay_max)
-        if delay > 0:
+        if delay > 0 and not self._doorbell.draining:  # a stopping bot finishes hands
             await self.publish()
             await self._doorbell.sleep(delay)
+        await self.until_gateway_up()  # nobody could answer a bet made now
         if seat.leaving:
             action = Action(ActionKind.FOLD)
         elif seat.sitting_out and self._lobby.deals_sitting_out:
@@ -249,19 +283,26 @@ class HandRunner:
             return
         if await self._pre_acted(seat, user_id):
             return
-        loop = asyncio.get_running_loop()
-        timeout = self._lobby.settings.turn_timeout
         turn = current.actions_taken
-        ends_at = loop.time() + timeout
-        deadline = time.time() + timeout
-        current.awaiting, current.deadline = seat, deadline
-        try:
+        prompt = TurnPrompt(seat=seat.index, legal=hand.legal_actions(), deadline=0.0,
+                            pot_total=hand.pot_total, turn=Turn(current.hand_id or 0, turn))
+        current.awaiting, opened = seat, False
+
+        async def show(deadline: float) -> None:
+            """Open the turn, or show its new deadline once the gateway is back (the same
+            turn: a button shown before the outage still acts)."""
+            nonlocal prompt, opened
+            current.deadline = deadline
+            prompt = replace(prompt, deadline=deadline)
             state = self._public.state()
-            prompt = TurnPrompt(seat=seat.index, legal=hand.legal_actions(), deadline=deadline,
-                                pot_total=hand.pot_total, turn=Turn(current.hand_id or 0, turn))
-            await self._outbox.table_changed(state)
+            if not opened:
+                opened = True
+                await self._outbox.table_changed(state)
             await self._outbox.your_turn(state, user_id, prompt)
-            if not await self._acted_by(turn, ends_at):
+
+        try:
+            if not await self._acted_in(turn, TurnClock(self._lobby.settings.turn_timeout),
+                                        show):
                 await self._use_time_bank(seat, turn)
             async with self._lock:
                 timed_out = current.actions_taken == turn
@@ -289,28 +330,54 @@ class HandRunner:
             seat.timeouts_in_a_row = 0
         return True
 
-    async def _acted_by(self, turn: int, ends_at: float) -> bool:
-        """Wait until the turn numbered ``turn`` is taken or the loop time ``ends_at``;
-        True when it was taken."""
-        current, loop = self._current, asyncio.get_running_loop()
-        while current.actions_taken == turn and loop.time() < ends_at:
-            await self._doorbell.wait(ends_at - loop.time())
+    async def _acted_in(self, turn: int, clock: TurnClock,
+                        show: Callable[[float], Awaitable[None]]) -> bool:
+        """Wait until the turn numbered ``turn`` is taken or ``clock`` runs out; True when it
+        was taken. ``show(deadline)`` shows when the clock runs out (a unix timestamp).
+
+        The clock stops while the gateway is down (no click could reach the table; the
+        deadlines shown are cleared); once it is back it runs on with what was left plus
+        ``GRACE_SECONDS``, shown anew.
+        """
+        current, loop, gateway = self._current, asyncio.get_running_loop(), self._gateway
+        grace = 0.0
+        with gateway.watch(self._doorbell.ring):
+            while current.actions_taken == turn:
+                if gateway.down:
+                    current.deadline = current.time_bank_until = None
+                    while gateway.down and current.actions_taken == turn:
+                        await self._doorbell.wait()
+                    grace = GRACE_SECONDS
+                    continue
+                began = loop.time()
+                ends_at = began + clock.left + grace
+                await show(time.time() + clock.left + grace)
+                try:
+                    while (current.actions_taken == turn and not gateway.down
+                           and loop.time() < ends_at):
+                        await self._doorbell.wait(ends_at - loop.time())
+                finally:
+                    clock.run(loop.time() - began - grace)
+                if not gateway.down:
+                    break
         return current.actions_taken != turn
 
     async def _use_time_bank(self, seat: Seat, turn: int) -> None:
         """The turn timer ran out: run what is left of the seat's time bank, shown on the
         table, and take from the bank the time it ran."""
-        bank = seat.time_bank.left(self._lobby.settings.time_bank)
-        if bank <= 0:
+        size = seat.time_bank.left(self._lobby.settings.time_bank)
+        if size <= 0:
             return
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        self._current.time_bank_until = time.time() + bank
-        try:
+        clock = TurnClock(size)
+
+        async def show(deadline: float) -> None:
+            self._current.time_bank_until = deadline
             await self.publish()
-            await self._acted_by(turn, started + bank)
+
+        try:
+            await self._acted_in(turn, clock, show)
         finally:
-            seat.time_bank.spend(min(loop.time() - started, bank))
+            seat.time_bank.spend(size - clock.left)
 
     def _time_out(self, seat: Seat, hand: Hand) -> None:
         self.apply(seat, _default_action(hand))

@@ -13,19 +13,22 @@ from collections.abc import Sequence
 from bot.tables.current_hand import CurrentHand
 from bot.tables.lobby import Lobby
 from bot.tables.notifier import PotState, SeatState, TableState
+from bot.tables.outages import GuildLink
 from bot.tables.seats import Seat
 from engine.cards import Card
 from engine.hand import Hand
 
 
 class PublicState:
-    """Everything about one table that everyone in the channel may see."""
+    """Everything about one table that everyone in the channel may see; ``gateway`` says
+    whether clicks can reach it now."""
 
-    __slots__ = ("_current", "_lobby", "_pots", "_seat_states")
+    __slots__ = ("_current", "_gateway", "_lobby", "_pots", "_seat_states")
 
-    def __init__(self, lobby: Lobby, current: CurrentHand) -> None:
+    def __init__(self, lobby: Lobby, current: CurrentHand, gateway: GuildLink) -> None:
         self._lobby = lobby
         self._current = current
+        self._gateway = gateway
         self._seat_states = SeatStates()
         self._pots = PotStates()
 
@@ -35,6 +38,7 @@ class PublicState:
         hand, running = current.hand, current.running
         live = hand if running else None
         to_act = live.to_act if live is not None else None
+        offline = self._gateway.down  # the clocks are stopped: no deadline holds
         return TableState(
             guild_id=self._lobby.guild_id,
             channel_id=self._lobby.channel_id,
@@ -49,7 +53,7 @@ class PublicState:
             seats=self._seats(hand, running),
             button_seat=current.button,
             to_act_seat=current.seats[to_act].index if to_act is not None else None,
-            to_act_deadline=current.deadline,
+            to_act_deadline=None if offline else current.deadline,
             last_action=current.last_action,
             small_blind=settings.small_blind,
             big_blind=settings.big_blind,
@@ -57,7 +61,8 @@ class PublicState:
             max_seats=settings.max_seats,
             language=settings.language,
             hands_dealt=current.number,
-            time_bank_deadline=current.time_bank_until,
+            time_bank_deadline=None if offline else current.time_bank_until,
+            offline=offline,
         )
 
     def _seats(self, hand: Hand | None, running: bool) -> tuple[SeatState, ...]:
