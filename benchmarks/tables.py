@@ -573,7 +573,7 @@ async def run(
                                default_settings=TableSettings.instant(), bot_worker=worker,
                                shards=shards)
         people.manager = manager
-        await manager.start()
+        await manager.start(resume=True)  # as the bot: every table keeps its state
         baseline_kb = peak_rss_kb()
         first = FIRST_CHANNEL + worker_index * tables
         channels = range(first, first + tables)

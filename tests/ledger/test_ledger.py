@@ -70,7 +70,7 @@ async def snapshot(ledger: Ledger) -> tuple[object, ...]:
 TABLES = {
     "schema_version", "accounts", "hands", "hand_stacks", "entries", "players", "hand_players",
     "guild_settings", "table_messages", "shard_claims", "tournaments", "tournament_entries",
-    "dm_channels", "command_guilds", "turn_pings",
+    "dm_channels", "command_guilds", "turn_pings", "table_states",
 }  # fmt: skip
 
 
@@ -97,6 +97,7 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "009_tournament_hands.sql",
         "010_hand_habits.sql",
         "011_turn_pings.sql",
+        "012_table_states.sql",
         "014_habit_totals.sql",
     ]
     assert [version for version, _ in migration_files(shipped)] == [

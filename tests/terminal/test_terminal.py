@@ -801,7 +801,7 @@ def session_figures(output: str, starting_balance: int = STARTING_BALANCE) -> tu
     """(stack bought in, chips cashed out, balance at the end) as the output states them."""
     bought = re.search(r"You sit down with ([\d,]+) chips", output)
     cashed = re.search(r"You cash out ([\d,]+) chips", output)
-    balance = re.search(r"Balance: ([\d,]+) chips \(([+-][\d,]+) this session\)", output)
+    balance = re.search(r"Balance: ([\d,]+) chips \(([+-]?[\d,]+) this session\)", output)
     assert bought and cashed and balance, output
     number = lambda text: int(text.replace(",", ""))  # noqa: E731
     assert number(balance[1]) - number(balance[2]) == starting_balance
