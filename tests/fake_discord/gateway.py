@@ -6,10 +6,14 @@ RESUMED. Several connections may be open at once, one per shard, from one proces
 Tests push events (INTERACTION_CREATE) through ``dispatch``, which sends a guild's events to
 the connection of its shard, ``(guild_id >> 22) % shard_count``, and direct-message events to
 shard 0, as Discord does; a connection that names no shard is shard 0 of 1.
+
+``drop`` makes an outage: every connection is closed and new ones are refused for a while,
+REST staying up, as when Discord's gateway fails.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -75,6 +79,8 @@ class Gateway:
         self.sessions: list[GatewaySession] = []
         self._shards: dict[str, tuple[int, int]] = {}
         """The shard of every session id ever identified, for RESUME on a new socket."""
+        self._refuse_until = 0.0
+        """The loop time until which new connections are refused (``drop``)."""
 
     def install(self, app: web.Application) -> None:
         app.router.add_get("/gateway", self.serve)
@@ -100,12 +106,26 @@ class Gateway:
                                f"guild {guild_id} (use run_client)")
         await session.dispatch(event, data)
 
+    @property
+    def refusing(self) -> bool:
+        """True while new connections are refused (an outage made by ``drop``)."""
+        return asyncio.get_running_loop().time() < self._refuse_until
+
+    async def drop(self, refuse_for: float) -> None:
+        """An outage: close every connection (as a failing gateway does, code 1001: clients
+        reconnect) and answer new ones 503 for ``refuse_for`` seconds."""
+        self._refuse_until = asyncio.get_running_loop().time() + refuse_for
+        for session in list(self.sessions):
+            await session.socket.close(code=1001, message=b"fake outage")
+
     async def close_all(self) -> None:
         for session in self.sessions:
             await session.socket.close()
         self.sessions.clear()
 
-    async def serve(self, request: web.Request) -> web.WebSocketResponse:
+    async def serve(self, request: web.Request) -> web.StreamResponse:
+        if self.refusing:
+            return web.Response(status=503, text="the fake gateway is down")
         socket = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await socket.prepare(request)
         session = GatewaySession(socket)

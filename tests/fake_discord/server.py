@@ -139,6 +139,17 @@ class FakeDiscord:
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, timeout=5)
 
+    async def gateway_outage(self, seconds: float) -> None:
+        """Close the gateway's connections and refuse new ones for ``seconds`` while REST
+        stays up, as in an outage of Discord's gateway; clients reconnect by themselves once
+        it is over (``gateway_connected``)."""
+        await self._gateway.drop(seconds)
+
+    @property
+    def gateway_connected(self) -> bool:
+        """True when a client holds an identified gateway connection."""
+        return self._gateway.live is not None
+
     # ----------------------------------------------------------------- setup
 
     @property
