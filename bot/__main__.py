@@ -80,28 +80,41 @@ async def start_problem(settings: Settings) -> str | None:
 
 async def serve(bot: HoldemBot, token: str) -> None:
     """Run ``bot`` until it closes. SIGTERM (what ``docker stop``, systemd and ``kill`` send)
-    stops it as Ctrl-C does, by cancelling this task wherever the bot is, starting up
-    included, so that leaving ``async with bot`` closes it: hands in progress refunded, table
-    messages saying so, the shard claim released. Without the handler SIGTERM would end the
-    process on the spot, and a container's first process would ignore it until the SIGKILL
-    that follows."""
+    and Ctrl-C first let the hands in progress finish while the bot is still connected
+    (``HoldemBot.drain``), then cancel this task wherever the bot is, starting up included,
+    so that leaving ``async with bot`` closes it: what still runs refunded, the tables kept
+    and their messages saying they are paused, the shard claim released. A second signal
+    cuts the drain short. Without the handler SIGTERM would end the process on the spot, and
+    a container's first process would ignore it until the SIGKILL that follows."""
     serving = asyncio.current_task()
     assert serving is not None
-    stopping = False
+    signals = 0
+    draining: set[asyncio.Task[None]] = set()
 
-    def stop() -> None:  # the first signal only: another must not cut the close short
-        nonlocal stopping
-        if not stopping:
-            stopping = True
+    async def drain_then_stop() -> None:
+        with contextlib.suppress(Exception):  # a failing drain must not keep the bot up
+            await bot.drain()
+        serving.cancel()
+
+    def stop() -> None:
+        nonlocal signals
+        signals += 1
+        if signals == 1:
+            task = asyncio.get_running_loop().create_task(drain_then_stop())
+            draining.add(task)
+            task.add_done_callback(draining.discard)
+        elif signals == 2:  # impatient: stop now (a third must not cut the close short)
             serving.cancel()
 
     with contextlib.suppress(NotImplementedError):  # Windows: no signal handlers on a loop
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop)
+        loop.add_signal_handler(signal.SIGINT, stop)
     try:
         async with bot:
             await bot.start(token)
     except asyncio.CancelledError:
-        if not stopping:
+        if not signals:
             raise
 
 

@@ -6,6 +6,7 @@ tables to it. On SQLite and on PostgreSQL (the ``backend`` fixture)."""
 from __future__ import annotations
 
 import asyncio
+import signal
 
 from tests.bot_processes import (
     PAUSED_NOTICE,
@@ -18,6 +19,7 @@ from tests.bot_processes import (
     two_guilds,
 )
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.server import NotAnswered
 
 
 async def act_without_starting(guild: Guild) -> bool:
@@ -119,3 +121,29 @@ async def test_a_deploy_moves_the_tables_of_a_shard_to_the_new_process(
     finally:
         await ledger.close()
     assert PAUSED_NOTICE in said_in(fake, on_1.channel)
+
+
+async def test_a_stop_lets_people_finish_the_hand_in_progress_and_deals_no_other(
+        fake: FakeDiscord, backend: Backend):
+    """SIGTERM drains while the bot is still connected: the people at a hand keep acting, the
+    hand settles, no new one is dealt, and then the process stops."""
+    on_0, _ = two_guilds(fake)
+    process = await BotProcess.start(fake, backend, DRAIN_SECONDS="60")
+    try:
+        await process.ready()
+        await on_0.sit_down()
+        await on_0.start_a_hand_and_act()
+        settled = await hands_settled(backend, on_0)
+        process.process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(60):
+            while process.process.returncode is None:
+                try:
+                    if not await act_without_starting(on_0):
+                        await asyncio.sleep(0.05)  # between two people's clicks
+                except NotAnswered:
+                    break  # it stopped as the click arrived
+    finally:
+        status = await process.stop()
+    assert status == 0, "\n".join(process.lines)
+    assert await hands_settled(backend, on_0) == settled + 1
+    assert PAUSED_NOTICE in said_in(fake, on_0.channel)

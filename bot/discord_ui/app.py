@@ -298,6 +298,12 @@ class HoldemBot(commands.AutoShardedBot):
         logs: the tables and their messages live on across reconnections."""
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
 
+    async def drain(self) -> None:
+        """Before a stop, while still connected (so that people can act): deal no new hand
+        and let the hands in progress finish, for up to ``settings.drain_seconds``."""
+        if hasattr(self, "tables"):
+            await self.tables.drain(self.settings.drain_seconds)
+
     async def close(self) -> None:
         """Stop the tables for the next start (the hands in progress get
         ``settings.drain_seconds`` to finish, what still runs then is refunded; seats and
