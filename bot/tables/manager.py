@@ -96,8 +96,11 @@ class TableManager:
         start-of-hand stacks) in the guilds on this process's shards, before any table opens;
         returns the ledger's report. With ``resume`` (and a ledger that saves tables) the
         cash tables saved there open again with their seats, chips and button, and deal on
-        by themselves; without it their chips go back to their owners."""
+        by themselves, and this process's tables keep their state for the next start;
+        without it saved tables' chips go back to their owners and no state is kept."""
         store = self._state_store
+        if not resume:
+            self._state_store = None  # nothing would open them again: keep no table state
         if resume and store is not None:
             report = await store.recover(shards=self._shards, keep_saved_tables=True)
             log.info("ledger recovery: %s", report)
@@ -133,18 +136,22 @@ class TableManager:
         log.info("table %s: open again with %d seats", saved.channel_id,
                  len(table.player_keys()))
 
-    async def suspend(self, drain: float) -> None:
-        """Stop for a restart without ending the games: deal no new hand, give the hands in
-        progress up to ``drain`` seconds to finish (bots act at once), then refund what is
-        still running and keep every cash table (seats, chips in escrow, button) for the next
-        start; their front end hears that they are paused."""
-        self._draining = True  # people still act at open tables; none opens
-        tables = list(self._tables.values())
-        cash = [table for table in tables if not table.is_tournament]
+    async def drain(self, seconds: float) -> None:
+        """The process is about to stop: deal no new hand at a cash table and wait up to
+        ``seconds`` for the hands in progress to finish (bots act at once, people keep their
+        timers and can still act). No table opens from now on."""
+        self._draining = True
+        cash = [table for table in self._tables.values() if not table.is_tournament]
         if cash:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
-                    asyncio.gather(*(table.drain() for table in cash)), timeout=drain)
+                    asyncio.gather(*(table.drain() for table in cash)), timeout=seconds)
+
+    async def suspend(self, drain: float) -> None:
+        """Stop for a restart without ending the games: ``drain`` (up to that many seconds),
+        then refund what is still running and keep every cash table (seats, chips in escrow,
+        button) for the next start; their front end hears that they are paused."""
+        await self.drain(drain)
         self._closed = True
         tables = list(self._tables.values())
         cash = [table for table in tables if not table.is_tournament]
