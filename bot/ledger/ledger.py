@@ -75,6 +75,7 @@ from bot.ledger.records import (
     PlayerStats,
     RecoveryReport,
     SavedTable,
+    SavedTournament,
     ServerAverages,
     TournamentInfo,
     TournamentPlace,
@@ -87,6 +88,7 @@ from bot.ledger.statements import (
     Script,
     command,
     first_row,
+    placeholders,
     rows,
 )
 from bot.ledger.transactions import BUSY_TIMEOUT_MS, Transactions, configure
@@ -590,7 +592,8 @@ class Ledger:
         """Start-up repair: close every unsettled hand at its snapshot, and return the escrow
         of tables not in ``running_table_ids`` to balances (bots' to the house). With
         ``keep_saved_tables`` the escrow of every table with a saved state stays too (those
-        tables open again: ``saved_tables``); without it their saved states are forgotten.
+        tables open again: ``saved_tables``), and so do the buy-ins of tournaments that can
+        resume (``saved_tournaments``); without it their saved states are forgotten.
         With ``shards``, only in the guilds on those shards: other processes own the rest."""
         keep = set(running_table_ids)
         owned, owned_params = owned_guilds(shards)
@@ -603,7 +606,8 @@ class Ledger:
             )  # fmt: skip
             hand_ids = [int(hand_id) for (hand_id,) in running]
             yield from close_refunded(hand_ids, now)
-            refunded = yield from tournaments.refund_open(owned, owned_params, now)
+            refunded = yield from tournaments.refund_open(
+                owned, owned_params, now, keep_resumable=keep_saved_tables)
             if keep_saved_tables:
                 saved = yield from rows(
                     f"{table_states.SAVED_TABLES} WHERE {owned}", *owned_params)
@@ -611,9 +615,10 @@ class Ledger:
             else:
                 yield from table_states.forget_owned(owned, owned_params)
                 kept = set()
-            escrows = yield from rows(
+            escrows = yield from rows(  # tables' escrow (a tournament's, table_id < 0, stays)
                 "SELECT id, guild_id, table_id, user_id, bot_name, chips FROM accounts"
-                f" WHERE kind = 'escrow' AND chips > 0 AND {owned} ORDER BY id",
+                f" WHERE kind = 'escrow' AND chips > 0 AND table_id > 0 AND {owned}"
+                " ORDER BY id",
                 *owned_params, lock=True,
             )  # fmt: skip
             stranded = [row for row in escrows if row[2] not in keep | kept]
@@ -1107,6 +1112,30 @@ class Ledger:
         check_id(guild_id, "server")
         check_id(user_id, "user")
         return await self._db.read(lambda: tournaments.stats(guild_id, user_id))
+
+    async def save_tournament_state(self, tournament_id: int, state: str) -> None:
+        """Keep a running tournament's state (JSON text from the runtime, written at its hand
+        boundaries) so that it resumes after a restart; nothing once it is over."""
+        check_id(tournament_id, "tournament")
+        await self._db.write(lambda: tournaments.save_state(tournament_id, state))
+
+    async def saved_tournaments(self, shards: ShardSet | None = None) -> list[SavedTournament]:
+        """The registering or running tournaments in the guilds on ``shards`` (all without)
+        with their entrants' names and saved states, to resume after
+        ``recover(keep_saved_tables=True)``."""
+        owned, owned_params = owned_guilds(shards)
+        return await self._db.read(lambda: tournaments.saved(owned, owned_params))
+
+    async def table_messages(self, channel_ids: Collection[int]) -> dict[int, int]:
+        """The remembered table messages of ``channel_ids`` (channel -> message), kept: the
+        tables of a resumed tournament show themselves in them again."""
+        wanted = sorted({check_id(channel_id, "channel") for channel_id in channel_ids})
+        if not wanted:
+            return {}
+        found = await self._db.read(lambda: rows(
+            "SELECT channel_id, message_id FROM table_messages"
+            f" WHERE channel_id IN ({placeholders(len(wanted))})", *wanted))
+        return {int(channel_id): int(message_id) for channel_id, message_id in found}
 
 
 def _check_claim(owner: str, lease: float) -> None:

@@ -261,6 +261,17 @@ class SavedTable:
 
 
 @dataclass(frozen=True, slots=True)
+class SavedTournament:
+    """A tournament kept across a restart: the ledger's view of it, its entrants' names (a
+    person's display name, a bot's name) and the state its runtime saved at its last hand
+    boundary (JSON text the ledger does not read; ``None`` while registering)."""
+
+    info: TournamentInfo
+    names: Mapping[PlayerKey, str] = field(hash=False)
+    state: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerTotals:
     """Where all chips are; ``balances + house + escrow + tournaments`` must equal
     ``granted``. ``escrow`` is the stacks at tables, ``tournaments`` the buy-ins held in

@@ -40,6 +40,7 @@ from bot.ledger.errors import (
 )
 from bot.ledger.records import (
     PlayerKey,
+    SavedTournament,
     TournamentInfo,
     TournamentPlace,
     TournamentStats,
@@ -57,7 +58,8 @@ from bot.ledger.validation import (
 )
 
 OPEN_STATUSES = ("registering", "running")
-"""A tournament in one of these holds its buy-ins; ``recover()`` refunds them."""
+"""A tournament in one of these holds its buy-ins; ``recover()`` refunds them (or, resuming,
+those it cannot resume)."""
 
 LEADERBOARD_VALUE = "p.tournament_net"
 """What ``leaderboard(by="tournaments")`` ranks people by: their net in finished
@@ -261,18 +263,32 @@ def finish(
     )  # fmt: skip
 
 
-def refund_open(owned: str, owned_params: Sequence[object], now: float) -> Script[tuple[int, ...]]:
+def refund_open(
+    owned: str, owned_params: Sequence[object], now: float, *, keep_resumable: bool = False
+) -> Script[tuple[int, ...]]:
     """``recover()``: cancel every registering or running tournament of the guilds that
     ``owned`` (a condition on ``guild_id``, ``shard_claims.owned_guilds``) selects, refunding
-    every buy-in; their ids."""
+    every buy-in; their ids. With ``keep_resumable`` only the running ones without a saved
+    state: the others resume (``saved``)."""
+    which = "status = 'running' AND state IS NULL" if keep_resumable \
+        else "status IN ('registering', 'running')"
     found = yield from rows(
         "SELECT id, guild_id, buy_in, account_id FROM tournaments"
-        f" WHERE status IN ('registering', 'running') AND {owned} ORDER BY id",
+        f" WHERE {which} AND {owned} ORDER BY id",
         *owned_params, lock=True,
     )  # fmt: skip
     for tournament_id, guild_id, buy_in, escrow_id in found:
         yield from _refund_all(int(tournament_id), guild_id, buy_in, int(escrow_id), now)
     return tuple(int(row[0]) for row in found)
+
+
+def save_state(tournament_id: int, state: str) -> Script[None]:
+    """Keep a running tournament's state (replacing the last one); one statement, and none
+    once it is over."""
+    yield from command(
+        "UPDATE tournaments SET state = ? WHERE id = ? AND status = 'running'",
+        state, tournament_id,
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------- reads
@@ -315,6 +331,33 @@ def open_in_guild(guild_id: int) -> Script[list[TournamentInfo]]:
         if tournament is not None:
             tournaments.append(tournament)
     return tournaments
+
+
+def saved(owned: str, owned_params: Sequence[object]) -> Script[list[SavedTournament]]:
+    """The registering or running tournaments of the guilds ``owned`` selects, oldest first,
+    with their entrants' names and saved state, to resume after ``refund_open``."""
+    found = yield from rows(
+        f"SELECT id, state FROM tournaments WHERE status IN ('registering', 'running')"
+        f" AND {owned} ORDER BY id",
+        *owned_params,
+    )  # fmt: skip
+    kept = []
+    for tournament_id, state in found:
+        tournament = yield from info(int(tournament_id))
+        if tournament is None:
+            continue
+        named = yield from rows(
+            "SELECT e.user_id, e.bot_name, p.name FROM tournament_entries e"
+            " JOIN tournaments t ON t.id = e.tournament_id"
+            " LEFT JOIN players p ON e.bot_name = '' AND p.guild_id = t.guild_id"
+            " AND p.user_id = e.user_id WHERE e.tournament_id = ?",
+            tournament_id,
+        )  # fmt: skip
+        names = {player_key(user_id, bot_name): bot_name or name or str(user_id)
+                 for user_id, bot_name, name in named}
+        kept.append(SavedTournament(tournament, MappingProxyType(names),
+                                    None if state is None else str(state)))
+    return kept
 
 
 def results(tournament_id: int) -> Script[list[TournamentPlace]]:

@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
-from bot.ledger import HandParticipant, PlayerKey, RecoveryReport, SavedTable
+from bot.ledger import (
+    HandParticipant,
+    PlayerKey,
+    RecoveryReport,
+    SavedTable,
+    SavedTournament,
+)
 from bot.shards import ShardSet
 
 
@@ -181,4 +187,17 @@ class TournamentLedger(TournamentHandLog, Protocol):
     ) -> None:
         """Running -> finished: pay ``prizes`` (summing exactly to the pool) from the escrow
         and record every entrant's place and prize."""
+        ...
+
+    async def save_tournament_state(self, tournament_id: int, state: str) -> None:
+        """Keep a running tournament's state (``bot.tables.tournament_state``) so that it
+        resumes after a restart."""
+        ...
+
+    async def saved_tournaments(self, shards: ShardSet | None = None) -> list[SavedTournament]:
+        """The registering or running tournaments on ``shards`` with their saved states."""
+        ...
+
+    async def table_messages(self, channel_ids: Collection[int]) -> dict[int, int]:
+        """The remembered table messages of ``channel_ids`` (channel -> message)."""
         ...

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -106,6 +107,10 @@ class TableManager:
             log.info("ledger recovery: %s", report)
             for saved in await store.saved_tables(self._shards):
                 await self._resume(store, saved)
+            if self._tournaments is not None:
+                cut_short = (await self._tournaments.resume(self._shards)).refunded
+                report = dataclasses.replace(
+                    report, tournaments_refunded=report.tournaments_refunded + cut_short)
         else:
             report = await self._ledger.recover(shards=self._shards)
             log.info("ledger recovery: %s", report)

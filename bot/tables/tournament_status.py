@@ -83,6 +83,9 @@ class TournamentStatus:
     """The channels of the tables playing now."""
     started_at: float | None
     finished_at: float | None
+    resumed: bool = False
+    """True once it was opened again after a restart: its board was shown by an earlier
+    process (the front end finds that message instead of posting another)."""
 
     @property
     def entrant_count(self) -> int:

@@ -58,8 +58,10 @@ from bot.ledger import (
     LedgerUnavailable,
     NotRegistered,
     PlayerKey,
+    SavedTournament,
     TournamentNotOpen,
 )
+from bot.shards import ShardSet
 from bot.tables.bot_worker import BotWorker
 from bot.tables.bots import Bot
 from bot.tables.errors import (
@@ -75,11 +77,19 @@ from bot.tables.errors import (
 )
 from bot.tables.ledger_port import TableLedger, TournamentLedger
 from bot.tables.notifier import Notifier
+from bot.tables.saved_state import SavedSeat, SavedTableState, UnreadableState
 from bot.tables.seats import Seat
 from bot.tables.settings import TableSettings
 from bot.tables.table import Table, TournamentHooks
 from bot.tables.tournament_chips import TournamentChips
 from bot.tables.tournament_settings import TournamentSettings
+from bot.tables.tournament_state import (
+    Event,
+    KeptSeat,
+    KeptTable,
+    SavedEntrant,
+    SavedTournamentState,
+)
 from bot.tables.tournament_status import (
     EntrantStatus,
     PlayerMoved,
@@ -129,6 +139,16 @@ class TableHost(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class ResumedTournaments:
+    """What ``TournamentManager.resume`` did at start-up."""
+
+    resumed: tuple[int, ...]
+    """Opened again (registering, or running from their saved state)."""
+    refunded: tuple[int, ...]
+    """Cancelled with refunds: their state could not be restored."""
+
+
 @dataclass(slots=True)
 class _Entrant:
     player: PlayerKey
@@ -164,6 +184,19 @@ class _Tournament:
         self.finished_at: float | None = None
         self.hands = 0
         self.level_index = 0
+        self.field: tuple[PlayerKey, ...] = ()
+        """The players seated at the start, in the standings' order."""
+        self.events: list[Event] = []
+        """The busts and late entries since then: the standings replay from them."""
+        self.played_before = 0.0
+        """Play time (seconds) of the processes before this one (levels by minutes)."""
+        self.playing_since: float | None = None
+        """When this process started the level clock (``None`` while it is stopped)."""
+        self.kept_tables: dict[int, KeptTable] = {}
+        self.kept_seats: dict[PlayerKey, KeptSeat] = {}
+        """Each table and player as of that table's last hand boundary: what is saved."""
+        self.resumed = False
+        """True when it was opened again after a restart (its board was shown before)."""
 
     @property
     def pool(self) -> int:
@@ -195,9 +228,47 @@ class _Tournament:
     def _level_now(self) -> int:
         if self.schedule.unit is LevelUnit.HANDS:
             return self.schedule.level_index(hands=self.hands)
-        started = self.started_at if self.started_at is not None else self.manager.clock()
-        minutes = max(0.0, self.manager.clock() - started) / 60.0
-        return self.schedule.level_index(minutes=minutes)
+        return self.schedule.level_index(minutes=self.played_seconds() / 60.0)
+
+    def played_seconds(self) -> float:
+        """Play time since the start: levels by minutes count it, so the time the process
+        was stopped never shortens a level."""
+        if self.playing_since is None:
+            return self.played_before
+        return self.played_before + max(0.0, self.manager.clock() - self.playing_since)
+
+    def keep_table(self, table: Table) -> None:
+        """``table`` is at a hand boundary: keep its button, its count of hands and its
+        players' seats and stacks (the busted, stackless, are left out: they are placed)."""
+        assert self.chips is not None
+        channel = table.channel_id
+        self.kept_tables[channel] = KeptTable(channel, table.button, table.hands_dealt)
+        for player in [p for p, seat in self.kept_seats.items() if seat.channel_id == channel]:
+            del self.kept_seats[player]
+        for seat in table.state().seats:
+            key: PlayerKey = seat.user_id if seat.user_id is not None else seat.name
+            stack = self.chips.stack(key)
+            if stack > 0:
+                self.kept_seats[key] = KeptSeat(key, channel, seat.seat, stack, seat.sitting_out)
+
+    def keep_seat(self, player: PlayerKey, table: Table, stack: int) -> None:
+        """``player`` sat down at ``table`` with ``stack`` (seated, moved, or late)."""
+        seat = next(seat for seat in table.state().seats
+                    if (seat.user_id if seat.user_id is not None else seat.name) == player)
+        self.kept_seats[player] = KeptSeat(player, table.channel_id, seat.seat, stack,
+                                           seat.sitting_out)
+
+    def saved_state(self) -> SavedTournamentState:
+        """What is saved: the tables and players as kept, the standings and levels now."""
+        assert self.table_settings is not None and self.started_at is not None
+        return SavedTournamentState(
+            entrants=tuple(SavedEntrant(entrant.player, entrant.name, entrant.bot_level)
+                           for entrant in self.entrants.values()),
+            field=self.field, events=tuple(self.events), percents=self.percents,
+            level_index=self.level_index, hands=self.hands,
+            played_seconds=self.played_seconds(), started_at=self.started_at,
+            table_settings=self.table_settings, tables=tuple(self.kept_tables.values()),
+            seats=tuple(self.kept_seats.values()))
 
 
 class TournamentManager:
@@ -228,6 +299,10 @@ class TournamentManager:
         self._tournaments: dict[int, _Tournament] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._fenced = False
+        self._keeping = False
+        """Set by ``resume``: tournaments are kept across restarts (states saved, none
+        refunded at shutdown); without it, as nothing would open them again, a shutdown
+        refunds them."""
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -339,6 +414,7 @@ class TournamentManager:
         async with tournament.lock:
             if tournament.tables.pop(table.channel_id, None) is not table:
                 return
+            tournament.kept_tables.pop(table.channel_id, None)
             chips, standings = tournament.chips, tournament.standings
             assert chips is not None and standings is not None
             unseated = [player for player in standings.remaining if chips.table_of(player) is None]
@@ -356,6 +432,7 @@ class TournamentManager:
                 log.warning("tournament %s: the players of its table %s could not sit down "
                             "again; cancelling it", tournament.id, table.channel_id)
             else:
+                await self._save(tournament)
                 if unseated:
                     await self._changed(tournament)
                 return
@@ -403,18 +480,164 @@ class TournamentManager:
         self._fenced = True
 
     async def shutdown(self) -> None:
-        """The process stops (its tables were closed): refund every tournament that is
-        registering or running, unless fenced (the ledger's recovery does it then, as after a
-        crash)."""
+        """The process stops. After ``resume`` every tournament is kept for the next start,
+        nothing refunded: a running one's tables stop (a hand in progress is void: it deals
+        again from its start), its state is saved with the level's play time now, and its
+        tables' front end hears that they are paused. Else every tournament registering or
+        running is refunded. Fenced, nothing is written: the process that took the guilds
+        over resumes them from their last saved state (or refunds them)."""
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*list(self._background), return_exceptions=True)
         for tournament in list(self._tournaments.values()):
             if tournament.phase not in (TournamentPhase.REGISTERING, TournamentPhase.RUNNING):
                 continue
-            self._stop(tournament)
-            await self._refund(tournament)
-            await self._changed(tournament)
+            if not self._keeping:
+                self._stop(tournament)
+                await self._refund(tournament)
+                await self._changed(tournament)
+            elif tournament.phase is TournamentPhase.RUNNING:
+                await self._pause(tournament)
+
+    async def _pause(self, tournament: _Tournament) -> None:
+        """Stop a running tournament's tables and clock for the next start (``shutdown``)."""
+        tables = list(tournament.tables.values())
+        for table in tables:  # not under the lock: a runner may wait for it
+            await table.suspend()
+        async with tournament.lock:
+            await self._save(tournament)
+            tournament.played_before = tournament.played_seconds()
+            tournament.playing_since = None
+        for table in tables:
+            await self._deliver(self._notifier.table_paused, table.channel_id)
+
+    async def resume(self, shards: ShardSet | None = None) -> ResumedTournaments:
+        """Open again the tournaments the ledger kept in the guilds on ``shards`` (after
+        ``recover(keep_saved_tables=True)``): a registering one takes registrations again; a
+        running one's tables open in their channels (their messages shown again) with the
+        saved seats, stacks and buttons, at the saved level with what was left of it, and
+        deal on by themselves. One whose state cannot be restored is cancelled and refunded,
+        with one log line saying why (a refund the ledger fails is left to the next start)."""
+        self._keeping = True
+        resumed: list[int] = []
+        refunded: list[int] = []
+        for saved in await self._ledger.saved_tournaments(shards):
+            if saved.info.id in self._tournaments:
+                continue
+            try:
+                await self._reopen(saved)
+            except (UnreadableState, HoldemError) as why:
+                log.error("tournament %s cannot be restored (%s); refunding it",
+                          saved.info.id, why)
+                with contextlib.suppress(Exception):  # logged by _call
+                    await self._call(self._ledger.cancel_tournament(saved.info.id))
+                    refunded.append(saved.info.id)
+                continue
+            resumed.append(saved.info.id)
+        if resumed:
+            log.info("tournaments resumed: %s", resumed)
+        return ResumedTournaments(tuple(resumed), tuple(refunded))
+
+    # -- resuming ----------------------------------------------------------------------------
+
+    async def _reopen(self, saved: SavedTournament) -> None:
+        """Rebuild one kept tournament (see ``resume``); ``UnreadableState`` or a
+        ``HoldemError`` says why it cannot be, before anything is opened."""
+        info = saved.info
+        settings = TournamentSettings.from_mapping(info.settings)
+        tournament = _Tournament(self, info.id, info.guild_id, info.channel_id,
+                                 info.creator_id, settings)
+        tournament.resumed = True
+        for player in info.entrants:
+            user_id = player if isinstance(player, int) else None
+            tournament.entrants[player] = _Entrant(
+                player, saved.names.get(player, str(player)), user_id,
+                None if user_id is not None else settings.bot_fill or "medium")
+        if info.status == TournamentPhase.RUNNING.value:
+            if saved.state is None:
+                raise UnreadableState("no state was saved")
+            try:
+                await self._restore(tournament, SavedTournamentState.from_json(saved.state))
+            except BaseException:
+                for table in self._stop(tournament):
+                    await self._host.release_tournament_table(table)
+                raise
+        self._tournaments[info.id] = tournament
+        await self._changed(tournament)
+
+    async def _restore(self, tournament: _Tournament, state: SavedTournamentState) -> None:
+        """Seat a running tournament's players as ``state`` kept them and start its tables.
+        Entrants the ledger has but the state missed (a late registration the stop cut
+        short) sit down as late entrants."""
+        paid = dict(tournament.entrants)
+        standings = state.standings()
+        saved = {entrant.player: entrant for entrant in state.entrants}
+        if not saved.keys() <= paid.keys() or set(standings.players) != saved.keys():
+            raise UnreadableState("its entrants are not the ledger's")
+        issued = tournament.settings.starting_stack * len(saved)
+        if sum(seat.stack for seat in state.seats) != issued:
+            raise UnreadableState(f"its stacks do not add up to the {issued} chips issued")
+        seats: dict[int, list[KeptSeat]] = {}
+        for seat in state.seats:
+            seats.setdefault(seat.channel_id, []).append(seat)
+        busy = [channel for channel in seats if not self._host.channel_is_free(channel)]
+        if busy:
+            raise UnreadableState(f"channel {busy[0]} has another table")
+        tournament.entrants = {}
+        for kept in state.entrants:
+            user_id = kept.player if isinstance(kept.player, int) else None
+            entrant = _Entrant(kept.player, kept.name, user_id, kept.bot_level)
+            if kept.bot_level is not None:
+                entrant.bot = Bot(kept.bot_level, random.Random(self._rng.getrandbits(64)))
+            tournament.entrants[kept.player] = entrant
+        chips = TournamentChips(self._ledger, tournament.id)
+        tournament.phase = TournamentPhase.RUNNING
+        tournament.chips = chips
+        tournament.percents = state.percents
+        tournament.standings = standings
+        tournament.field = state.field
+        tournament.events = list(state.events)
+        tournament.level_index = state.level_index
+        tournament.hands = state.hands
+        tournament.started_at = state.started_at
+        tournament.played_before = state.played_seconds
+        tournament.playing_since = self.clock()
+        level = tournament.schedule.level(state.level_index)
+        tournament.table_settings = state.table_settings
+        table_settings = state.table_settings.with_changes(
+            small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante)
+        messages = await self._call(self._ledger.table_messages(list(seats)))
+        for kept_table in state.tables:
+            channel = kept_table.channel_id
+            if channel not in seats:
+                continue  # broken: its players sat down elsewhere
+            table = self._host_table(tournament, channel)
+            tournament.kept_tables[channel] = kept_table
+            stacks: dict[PlayerKey, int] = {}
+            for seat in seats[channel]:
+                chips.issue(seat.player, seat.stack)
+                stacks[seat.player] = await chips.buy_in(
+                    tournament.guild_id, channel, seat.player, seat.stack)
+                tournament.kept_seats[seat.player] = seat
+            await self._deliver(self._notifier.table_resumed, channel, messages.get(channel))
+            await table.restore(SavedTableState(
+                table_settings, kept_table.button, kept_table.hands_dealt,
+                tuple(self._saved_seat(tournament.entrants[seat.player], seat)
+                      for seat in sorted(seats[channel], key=lambda seat: seat.index))),
+                stacks)
+        for player in paid.keys() - saved.keys():
+            entrant = tournament.entrants[player] = paid[player]
+            await self._seat_late(tournament, entrant, self._late_table(tournament))
+        log.info("tournament %s: open again at level %d with %d players at %d tables",
+                 tournament.id, state.level_index + 1, len(standings.remaining),
+                 len(tournament.tables))
+
+    @staticmethod
+    def _saved_seat(entrant: _Entrant, seat: KeptSeat) -> SavedSeat:
+        """A kept seat as a table restores it (no count of hands or timeouts: a tournament
+        seat is dealt in whatever they are)."""
+        return SavedSeat(seat.index, entrant.name, entrant.user_id, entrant.bot_level,
+                         seat.sitting_out, 0, 0, 0.0)
 
     # -- starting ----------------------------------------------------------------------------
 
@@ -460,6 +683,7 @@ class TournamentManager:
             tournament.guild_id, channel, tournament.table_settings, tournament.chips,
             tournament)
         tournament.tables[channel] = table
+        tournament.kept_tables[channel] = KeptTable(channel, None, 0)
         return table
 
     async def _open_channels(self, tournament: _Tournament, count: int, *,
@@ -541,7 +765,8 @@ class TournamentManager:
         tournament.chips = chips
         tournament.percents = percents
         tournament.standings = Standings(players)
-        tournament.started_at = self.clock()
+        tournament.field = tuple(players)
+        tournament.started_at = tournament.playing_since = self.clock()
         tournament.table_settings = table_settings
         for channel in channels:
             self._host_table(tournament, channel)
@@ -551,8 +776,11 @@ class TournamentManager:
             if entrant.bot_level is not None:
                 entrant.bot = Bot(entrant.bot_level, random.Random(self._rng.getrandbits(64)))
             chips.issue(player, settings.starting_stack)
-            await tables[number % len(tables)].seat_player(
+            table = tables[number % len(tables)]
+            await table.seat_player(
                 entrant.user_id, entrant.name, entrant.bot, settings.starting_stack)
+            tournament.keep_seat(player, table, settings.starting_stack)
+        await self._save(tournament)
         for table in tables:
             table.start()
 
@@ -565,9 +793,12 @@ class TournamentManager:
         if tournament.phase is not TournamentPhase.RUNNING or tournament.standings is None:
             return
         tournament.hands = max(tournament.hands, table.hands_dealt)
+        tournament.keep_table(table)
         standings = tournament.standings
         if busted:
-            standings.bust([(seat.key, start) for seat, start in busted])
+            out = tuple((seat.key, start) for seat, start in busted)
+            standings.bust(out)
+            tournament.events.append(out)
             places = standings.places
             for seat, _ in busted:
                 if seat.user_id is not None:
@@ -580,6 +811,7 @@ class TournamentManager:
             await self._finish(tournament)
             return
         moved = await self._balance(tournament)
+        await self._save(tournament)
         if busted or moved:
             await self._changed(tournament)
 
@@ -608,6 +840,7 @@ class TournamentManager:
             table = tournament.tables.get(channel)
             if table is not None and table.is_empty():
                 del tournament.tables[channel]
+                tournament.kept_tables.pop(channel, None)
                 self._in_background(self._host.release_tournament_table(table))
         return moved
 
@@ -617,6 +850,7 @@ class TournamentManager:
         stack, and tell the front end and the person."""
         entrant = tournament.entrants[player]
         await target.seat_player(entrant.user_id, entrant.name, entrant.bot, stack)
+        tournament.keep_seat(player, target, stack)
         await self._deliver(self._notifier.player_moved, PlayerMoved(
             tournament_id=tournament.id, guild_id=tournament.guild_id, player=player,
             name=entrant.name, user_id=entrant.user_id, from_channel_id=from_channel,
@@ -740,6 +974,7 @@ class TournamentManager:
         assert tournament.standings is not None and tournament.chips is not None
         stack = tournament.settings.starting_stack
         tournament.standings.enter(entrant.player)
+        tournament.events.append(entrant.player)
         tournament.chips.issue(entrant.player, stack)
         with contextlib.suppress(HoldemError):  # else the start's percentages still pay
             tournament.percents = tournament.settings.check_payouts(len(tournament.entrants))
@@ -748,6 +983,9 @@ class TournamentManager:
         except TableClosed:  # meanwhile: its ending seats them elsewhere or refunds them all
             log.info("tournament %s: table %s closed before %s sat down", tournament.id,
                      table.channel_id, entrant.name)
+        else:
+            tournament.keep_seat(entrant.player, table, stack)
+        await self._save(tournament)
 
     @staticmethod
     def _require_registering(tournament: _Tournament) -> None:
@@ -767,6 +1005,18 @@ class TournamentManager:
         except Exception as error:
             log.error("the chip ledger failed a tournament request", exc_info=error)
             raise LedgerUnavailable() from error
+
+    async def _save(self, tournament: _Tournament) -> None:
+        """Keep a running tournament's state in the ledger (one statement, at hand boundaries
+        and seat changes); one the ledger fails to keep is kept at the next boundary."""
+        if not self._keeping or self._fenced or tournament.phase is not TournamentPhase.RUNNING:
+            return
+        try:
+            await self._ledger.save_tournament_state(tournament.id,
+                                                     tournament.saved_state().to_json())
+        except Exception:
+            log.warning("tournament %s: could not save its state; trying again after the next "
+                        "hand", tournament.id, exc_info=True)
 
     async def _changed(self, tournament: _Tournament) -> None:
         await self._deliver(self._notifier.tournament_changed, self._status(tournament))
@@ -817,8 +1067,8 @@ class TournamentManager:
         next_hands: int | None = None
         upcoming = tournament.schedule.next_level_after(tournament.level_index)
         if running and upcoming is not None:
-            if tournament.schedule.unit is LevelUnit.MINUTES and tournament.started_at:
-                next_at = tournament.started_at + upcoming * 60.0
+            if tournament.schedule.unit is LevelUnit.MINUTES:
+                next_at = self.clock() + upcoming * 60.0 - tournament.played_seconds()
             elif tournament.schedule.unit is LevelUnit.HANDS:
                 next_hands = max(0, int(upcoming) - tournament.hands)
         chips_in_play = sum(e.chips for e in left) if standings is not None else 0
@@ -833,4 +1083,4 @@ class TournamentManager:
             average_stack=(chips_in_play // len(left) if standings is not None and left
                            else settings.starting_stack),
             table_channel_ids=tuple(tournament.tables), started_at=tournament.started_at,
-            finished_at=tournament.finished_at)
+            finished_at=tournament.finished_at, resumed=tournament.resumed)
