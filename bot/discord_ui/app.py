@@ -169,6 +169,8 @@ class HoldemBot(commands.AutoShardedBot):
         )
         self.notifier.use_guild_settings(self.tables.guild_settings)
         self.notifier.turn_pings.wanted = await self.ledger.turn_ping_users()
+        for shard_id in self.settings.shards.ids:  # until each is ready (on_shard_ready):
+            await self.tables.gateway_down(shard_id)  # no clock runs before a click can come
         report = await self.tables.start(resume=True)
         if report.tables_kept:
             self._check_kept_tables = asyncio.get_running_loop().create_task(
