@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,17 @@ def build_parser() -> argparse.ArgumentParser:
         "of DATABASE_URL or DATABASE_PATH. Run once after upgrading; it may run beside the "
         "bot, and counts each hand once however often it runs.",
     )
+    prune = commands.add_parser(
+        "prune-hands", help="drop the details (history, replay) of old hands to save disk",
+        description="Clear the history text and replay of the hands finished more than DAYS "
+        "days ago, in the ledger of DATABASE_URL or DATABASE_PATH. Balances, stats, "
+        "leaderboards and every hand's results stay; /history, /replay and /review then say "
+        "such a hand's details were pruned. It may run beside the bot. Hands whose habits are "
+        "not counted yet are kept: run backfill-habits first. SQLite gives the space back to "
+        "the disk only after VACUUM (README, Disk).",
+    )
+    prune.add_argument("--days", type=_days, required=True,
+                       help="keep the details of the hands of the last DAYS days (at least 1)")
     commands.add_parser(
         "review", add_help=False,
         help="review your decisions in a finished hand: pot odds, equity, expected values "
@@ -207,6 +219,37 @@ def backfill_habits() -> int:
     return 0
 
 
+def _days(text: str) -> int:
+    """``--days``: a whole number of days, at least 1."""
+    if not (text.strip().isdecimal() and 1 <= int(text) <= 100_000):
+        raise argparse.ArgumentTypeError(f"a whole number of days from 1, not {text[:20]!r}")
+    return int(text)
+
+
+def prune_hands(days: int) -> int:
+    """Prune the details of the hands older than ``days`` days, printing progress."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from bot.ledger import Ledger, LedgerUnavailable
+
+    async def prune() -> int:
+        async with await Ledger.open(settings.database, existing=True) as ledger:
+            return await ledger.prune_hands(
+                time.time() - days * 86_400,
+                lambda done: print(f"{done:,} hands pruned", flush=True))
+
+    try:
+        done = asyncio.run(prune())
+    except LedgerUnavailable as error:
+        print(f"error: {error.reason}", file=sys.stderr)
+        return 1
+    print(f"done: {done:,} hands older than {days} days pruned")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
@@ -218,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_discord_bot()
     if args.command == "backfill-habits":
         return backfill_habits()
+    if args.command == "prune-hands":
+        return prune_hands(args.days)
     raise AssertionError(f"unhandled command {args.command!r}")
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import aiosqlite
 
 import bot.ledger.habits as habits
+import bot.ledger.pruning as pruning
 import bot.ledger.table_states as table_states
 import bot.ledger.tournaments as tournaments
 from bot.errors import InvalidAmount, NotSeated
@@ -758,6 +759,23 @@ class Ledger:
                 progress(done)
             if len({row[0] for row in found}) < habits.BATCH_HANDS:
                 return done
+
+    async def prune_hands(self, before: float,
+                          progress: Callable[[int], None] | None = None) -> int:
+        """Clear the history and replay of the hands finished before ``before`` (a unix
+        time) and drop their start-of-hand stacks (``pruning``), ``pruning.BATCH_HANDS`` hands
+        a transaction; how many hands. Hands whose habits are not counted yet are kept (run
+        ``backfill_habits`` first). ``progress`` hears the hands pruned so far after each
+        round. The operator's ``python -m bot prune-hands``: it may run beside the bot."""
+        done, after = 0, 0
+        while True:
+            chosen, last = await self._db.read(partial(pruning.candidates, after, before))
+            done += await self._db.write(partial(pruning.prune, chosen))
+            if progress is not None and chosen:
+                progress(done)
+            if last is None:
+                return done
+            after = last
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A person's balance and lifetime record in a guild, or ``None`` if never seen."""

@@ -376,6 +376,9 @@ class AccountCog(commands.Cog, name="Account"):
                     and not _can_view(interaction, record.table_id))):
             raise InputError(tr("There is no finished hand #{hand} in this server.",
                                 hand=str(hand_id)))
+        if not record.history_text:  # pruned (Ledger.prune_hands): its results stay in /stats
+            raise InputError(tr("Hand #{hand} is older than this server keeps in detail: its "
+                                "result still counts in /stats.", hand=str(hand_id)))
         return record
 
     @review.autocomplete("hand")
