@@ -22,10 +22,13 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
+import sqlite3
 import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
@@ -33,6 +36,7 @@ from bot.ledger import HABIT_FIGURES, HandParticipant, LeaderboardOrder, Ledger
 from engine.cards import Deck
 from engine.hand import Hand
 from engine.hand_record import RecordedHand
+from engine.history import format_hand_history
 from engine.strategies import make_strategy
 
 PEOPLE_PER_GUILD = 60
@@ -69,12 +73,15 @@ async def play_table(ledger: Ledger, guild: int, table: int, pool: list[int], ha
         result = hand.result
         assert result is not None
         hand_id = await ledger.begin_hand(guild, table, number, dict.fromkeys(players, STACK))
+        history = format_hand_history(hand, hand_id=hand_id, table_name=f"#{table}",
+                                      player_names=[str(player) for player in players],
+                                      started_at=datetime.now(UTC))
         await ledger.settle_hand(
             hand_id, dict(zip(players, result.final_stacks, strict=True)),
             [HandParticipant(player, str(player), net, won=net > 0,
                              pot_won=max(net, 0) + STACK * (net > 0))
              for player, net in zip(players, result.net, strict=True)],
-            f"Hand #{hand_id}", RecordedHand.from_hand(hand).to_json())
+            history, RecordedHand.from_hand(hand).to_json())
         for player in players:
             await ledger.cash_out(guild, table, player)
 
@@ -146,6 +153,47 @@ async def measure(location: str | Path, hands: int, guilds: int, repeat: int) ->
     return figures
 
 
+HAND_LOG = ("hands", "hand_players", "hand_stacks")
+"""The tables that grow by a hand's rows; with their indexes and the hand's result entries
+they are what a hand takes on disk (this benchmark's buy-ins and cash-outs around every hand
+are left out: a table's players buy in once, not every hand)."""
+
+
+def hand_log_bytes(path: Path) -> float:
+    """Bytes per settled hand of an SQLite ledger's hand log (``HAND_LOG``, their indexes, and
+    the entries of hand results, by the entries' average size), from SQLite's ``dbstat``."""
+    with sqlite3.connect(path) as db:
+        sizes: dict[str, int] = dict(db.execute(
+            "SELECT s.name, SUM(s.pgsize) FROM dbstat s JOIN sqlite_schema m ON m.name = s.name"
+            " GROUP BY s.name, m.tbl_name HAVING m.tbl_name IN (?, ?, ?, 'entries')",
+            HAND_LOG).fetchall())
+        hands: int = db.execute("SELECT COUNT(*) FROM hands WHERE status = 'settled'").fetchone()[0]
+        row: tuple[int, int | None] = db.execute(
+            "SELECT COUNT(*), SUM(reason = 'hand result') FROM entries").fetchone()
+        entries, results = row[0], row[1] or 0
+        tables = {name: size for name, size in sizes.items() if name != "entries"
+                  and not name.startswith(("entries", "sqlite_autoindex_entries"))}
+        entry_bytes = sum(size for name, size in sizes.items()
+                          if name not in tables) / max(entries, 1)
+    return (sum(tables.values()) + entry_bytes * results) / max(hands, 1)
+
+
+async def disk_figures(path: Path) -> dict[str, float]:
+    """What a hand takes in SQLite, then after ``prune_hands`` of every hand and VACUUM (on a
+    copy of the file)."""
+    figures = {"hand_bytes": hand_log_bytes(path)}
+    pruned = path.with_name("pruned-" + path.name)
+    shutil.copyfile(path, pruned)
+
+    async with await Ledger.open(pruned) as ledger:
+        await ledger.prune_hands(time.time() + 1)
+    with sqlite3.connect(pruned) as db:
+        db.execute("VACUUM")
+    figures["pruned_hand_bytes"] = hand_log_bytes(pruned)
+    pruned.unlink()
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10_000)
@@ -159,14 +207,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         location = args.database or Path(directory) / "history.sqlite3"
         figures = asyncio.run(measure(location, args.hands, args.guilds, args.repeat))
+        if isinstance(location, Path) or not str(location).startswith("postgres"):
+            figures.update(asyncio.run(disk_figures(Path(location))))
     if args.json:
         print(json.dumps({"hands": args.hands, "guilds": args.guilds, **figures}))
         return
     print(f"{args.hands:,} hands over {args.guilds} guilds, built in {figures['build_s']:.1f} s"
           f" ({args.hands / figures['build_s']:,.0f} hands/s)")
     for name, value in figures.items():
-        if name != "build_s":
+        if name.endswith("_ms"):
             print(f"{name.removesuffix('_ms')}: {value:.2f} ms")
+    if "hand_bytes" in figures:
+        print(f"disk: {figures['hand_bytes']:,.0f} bytes a hand, "
+              f"{figures['pruned_hand_bytes']:,.0f} once pruned (prune-hands, then VACUUM)")
 
 
 if __name__ == "__main__":
