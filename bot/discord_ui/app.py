@@ -172,7 +172,7 @@ class HoldemBot(commands.AutoShardedBot):
         for shard_id in self.settings.shards.ids:  # until each is ready (on_shard_ready):
             await self.tables.gateway_down(shard_id)  # no clock runs before a click can come
         report = await self.tables.start(resume=True)
-        if report.tables_kept:
+        if self.tables.channel_ids():  # cash tables kept, or tournaments resumed
             self._check_kept_tables = asyncio.get_running_loop().create_task(
                 self._close_tables_gone_while_away(), name="check-kept-tables")
         messages = await self.ledger.take_table_messages(report.tables_closed)

@@ -120,6 +120,8 @@ class _Board:
     channel_id: int
     coalescer: EditCoalescer[TournamentStatus]
     message_id: int | None = None
+    find: bool = False
+    """Look for the message an earlier process showed it in before posting one (resumed)."""
 
 
 class DmChannelBook(Protocol):
@@ -253,8 +255,12 @@ class DiscordNotifier:
         board = self._boards.get(status.tournament_id)
         if board is None:
             board = _Board(status.channel_id, EditCoalescer(self._publish_board,
-                                                            self._edit_interval))
+                                                            self._edit_interval),
+                           find=status.resumed)
             _remember(self._boards, status.tournament_id, board, MAX_TOURNAMENT_BOARDS)
+            if status.resumed:  # its threads, opened by an earlier process, archive at the end
+                self._threads.update(channel for channel in status.table_channel_ids
+                                     if channel != status.channel_id)
         board.coalescer.submit(status, keep=status.phase in (TournamentPhase.FINISHED,
                                                              TournamentPhase.CANCELLED))
 
@@ -304,6 +310,10 @@ class DiscordNotifier:
         embed = status_embed(status, language)
         channel = self._client.get_partial_messageable(board.channel_id)
         try:
+            if board.find:
+                board.find = False
+                board.message_id = await self._find_board(status.tournament_id,
+                                                          board.channel_id)
             if board.message_id is not None:
                 try:
                     await channel.get_partial_message(board.message_id).edit(embed=embed)
@@ -527,24 +537,35 @@ class DiscordNotifier:
         delivery.add_done_callback(self._deliveries.discard)
 
     async def _close_board_by_restart(self, tournament_id: int, channel_id: int) -> None:
-        """Find the board among the channel's newest messages by its title (in any language:
-        the server's may have changed) and show the cancellation."""
+        """Find the board and show the cancellation."""
         await self._client.wait_until_ready()
-        me = self._client.user
-        titles = {language.render(board_title(tournament_id))
-                  for language in languages().values()}
         guild = self._guild_of(channel_id)
         embed = cancelled_by_restart_embed(
             tournament_id, await self.server_language(guild.id if guild is not None else 0))
+        message_id = await self._find_board(tournament_id, channel_id)
+        if message_id is None:
+            return
+        try:
+            await self._client.get_partial_messageable(channel_id).get_partial_message(
+                message_id).edit(embed=embed)
+        except discord.HTTPException as error:
+            log.info("could not close the board of tournament %s: %r", tournament_id, error)
+
+    async def _find_board(self, tournament_id: int, channel_id: int) -> int | None:
+        """The board an earlier process posted, among the channel's newest messages, by its
+        title (in any language: the server's may have changed); ``None`` if not found."""
+        me = self._client.user
+        titles = {language.render(board_title(tournament_id))
+                  for language in languages().values()}
         channel = self._client.get_partial_messageable(channel_id)
         try:
             async for message in channel.history(limit=BOARD_SEARCH_LIMIT):
                 if me is not None and message.author.id == me.id and any(
                         shown.title in titles for shown in message.embeds):
-                    await message.edit(embed=embed)
-                    return
+                    return message.id
         except discord.HTTPException as error:
-            log.info("could not close the board of tournament %s: %r", tournament_id, error)
+            log.info("could not look for the board of tournament %s: %r", tournament_id, error)
+        return None
 
     async def _announce_tournament_restart(self, channel_ids: Collection[int],
                                            take_messages: TakeTableMessages) -> None:

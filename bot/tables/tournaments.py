@@ -1067,8 +1067,10 @@ class TournamentManager:
         next_hands: int | None = None
         upcoming = tournament.schedule.next_level_after(tournament.level_index)
         if running and upcoming is not None:
-            if tournament.schedule.unit is LevelUnit.MINUTES:
-                next_at = self.clock() + upcoming * 60.0 - tournament.played_seconds()
+            if tournament.schedule.unit is LevelUnit.MINUTES:  # the play time's zero, now
+                since = tournament.playing_since
+                zero = (self.clock() if since is None else since) - tournament.played_before
+                next_at = zero + upcoming * 60.0
             elif tournament.schedule.unit is LevelUnit.HANDS:
                 next_hands = max(0, int(upcoming) - tournament.hands)
         chips_in_play = sum(e.chips for e in left) if standings is not None else 0

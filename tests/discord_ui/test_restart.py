@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.ledger import Ledger
+from bot.tables.tournament_status import TournamentPhase
 from tests.discord_ui.club import Club
+from tests.discord_ui.test_tournament_endings import enabled_buttons, running_sit_and_go
+from tests.discord_ui.test_tournament_play import (
+    shove_until_finished,
+    start_tournament_bot,
+    table_message,
+)
+from tests.fake_discord import StoredMessage
 
 pytestmark = pytest.mark.slow
 
@@ -59,8 +67,11 @@ def table_message_with_buttons(club: Club, channel_id: int) -> int:
     }, []).id
 
 
-async def test_a_tournament_cut_off_by_a_crash_closes_its_board_tables_and_threads(
+async def test_a_tournament_cut_off_by_a_crash_before_its_state_was_saved_is_cancelled(
         club: Club):
+    """A running tournament with no state saved (the ledger says it started, no hand boundary
+    was kept) cannot be restored: its board, table messages and threads say it was
+    cancelled, and every buy-in is refunded."""
     world = club.fake.world
     thread = world.create_thread(world.channels[club.channel], "Tournament 1 · Table 2",
                                  world.bot.id)
@@ -95,3 +106,39 @@ async def test_a_tournament_cut_off_by_a_crash_closes_its_board_tables_and_threa
     for user in (club.alice, club.bob):
         assert await bot.ledger.balance(club.guild_id, user) == 10_000
     assert (await bot.ledger.audit()).ok
+
+
+async def test_a_tournament_kept_at_a_stop_comes_back_in_its_board_and_table_message(
+        club: Club):
+    bot = await start_tournament_bot(club)
+    tournament_id = await running_sit_and_go(club, bot)
+    await bot.notifier.flush()
+    table = table_message(club, club.channel)
+    assert table is not None
+    [board] = boards(club, tournament_id)
+    await club.fake.stop_client()
+    paused = club.fake.message(table.id)
+    assert paused.embeds[0]["title"] == "Table paused while the bot restarts"
+    assert not enabled_buttons(paused)
+    for user in (club.alice, club.bob):  # nobody refunded
+        async with await Ledger.open(club.database) as ledger:
+            assert await ledger.balance(club.guild_id, user) == 9_900
+
+    bot = await start_tournament_bot(club, seed=5)
+    assert bot.tables.tournaments.status(tournament_id).phase is TournamentPhase.RUNNING
+    await club.fake.wait_until(lambda: bool(enabled_buttons(club.fake.message(table.id))))
+    assert table_message(club, club.channel).id == table.id  # edited in place, not posted anew
+    await shove_until_finished(club, bot, tournament_id)
+    assert [message.id for message in boards(club, tournament_id)] == [board.id]
+    assert "Finished: the prizes are paid." in str(club.fake.message(board.id).embeds)
+    assert not enabled_buttons(club.fake.message(table.id))
+    balances = [await bot.ledger.balance(club.guild_id, user) for user in (club.alice, club.bob)]
+    assert sum(balances) == 20_000
+    assert (await bot.ledger.audit()).ok
+
+
+def boards(club: Club, tournament_id: int) -> list[StoredMessage]:
+    """The channel's messages showing the tournament's board."""
+    return [message for message in club.fake.channel_messages(club.channel)
+            if any(embed.get("title") == f"Tournament #{tournament_id}"
+                   for embed in message.embeds)]
