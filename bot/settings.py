@@ -77,6 +77,8 @@ class Settings:
     /stats, /leaderboard and /review charts, and /replay's animations. Off, every message is
     text and embeds only, and /replay points to /history: about half the bot's CPU per hand
     and a seventh of the bytes it uploads (README, Performance)."""
+    web: WebSettings = field(default_factory=lambda: WebSettings())
+    """``python -m bot web``'s address and its Discord login (``WEB_*``, ``DISCORD_CLIENT_*``)."""
 
     @property
     def database(self) -> str | Path:
@@ -87,7 +89,7 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Read DISCORD_TOKEN, DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL,
         SHARD_COUNT, SHARD_IDS, SHARD_LEASE_SECONDS, WAIT_FOR_SHARDS, DRAIN_SECONDS,
-        DISCORD_API_BASE, BOT_WORKER, PICTURE_WORKER and IMAGES.
+        DISCORD_API_BASE, BOT_WORKER, PICTURE_WORKER, IMAGES and ``WebSettings``' variables.
 
         Raises ``SettingsError`` for a value the bot cannot use."""
         env = os.environ if environ is None else environ
@@ -115,7 +117,80 @@ class Settings:
             picture_worker=_switch("PICTURE_WORKER", env.get("PICTURE_WORKER", ""),
                                    default=True),
             images=_switch("IMAGES", env.get("IMAGES", ""), default=True),
+            web=WebSettings.from_env(env),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """The web companion (``python -m bot web``): where it listens, the address people reach
+    it at, and the Discord application its "Log in with Discord" uses."""
+
+    host: str = "127.0.0.1"
+    """``WEB_HOST``: the interface to listen on (``0.0.0.0`` in a container)."""
+    port: int = 8080
+    """``WEB_PORT``."""
+    base_url: str | None = None
+    """``WEB_BASE_URL``: the address people open (``https://poker.example.org``), which the
+    login's redirect and ``/web``'s links use; unset, ``http://{host}:{port}``. Session cookies
+    are ``Secure`` when it is https."""
+    client_id: str | None = None
+    """``DISCORD_CLIENT_ID``: the application's id (developer portal, OAuth2)."""
+    client_secret: str | None = None
+    """``DISCORD_CLIENT_SECRET``: the application's OAuth2 secret; without it and the id,
+    nobody can log in and only public servers' pages can be read."""
+    session_secret: str | None = None
+    """``WEB_SESSION_SECRET``: the key session cookies are encrypted with. Unset, it is derived
+    from ``DISCORD_CLIENT_SECRET`` (so every web process and restart agrees), and without that
+    is random per process."""
+    oauth_base: str = "https://discord.com/api"
+    """``DISCORD_OAUTH_BASE``: where the login sends people to authorize (``/oauth2/authorize``)
+    and asks for tokens and the person's servers; tests point it at the fake Discord."""
+
+    @property
+    def url(self) -> str:
+        """The address people open, without a trailing slash."""
+        return self.base_url or f"http://{self.host}:{self.port}"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> WebSettings:
+        """Read WEB_HOST, WEB_PORT, WEB_BASE_URL, DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET,
+        WEB_SESSION_SECRET and DISCORD_OAUTH_BASE; ``SettingsError`` for a bad value."""
+        port_text = env.get("WEB_PORT", "").strip()
+        if port_text and not (port_text.isdecimal() and len(port_text) <= 5
+                              and 1 <= int(port_text) <= 65535):
+            raise SettingsError(f"WEB_PORT must be a port number from 1 to 65535, "
+                                f"not {port_text[:20]!r}")
+        client_id = env.get("DISCORD_CLIENT_ID", "").strip()
+        if client_id and not (client_id.isdecimal() and len(client_id) <= SNOWFLAKE_DIGITS):
+            raise SettingsError(f"DISCORD_CLIENT_ID must be the application's numeric id, "
+                                f"not {client_id[:40]!r}")
+        return cls(
+            host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
+            port=int(port_text) if port_text else 8080,
+            base_url=_web_address("WEB_BASE_URL", env.get("WEB_BASE_URL", "")),
+            client_id=client_id or None,
+            client_secret=env.get("DISCORD_CLIENT_SECRET", "").strip() or None,
+            session_secret=env.get("WEB_SESSION_SECRET", "").strip() or None,
+            oauth_base=_web_address("DISCORD_OAUTH_BASE", env.get("DISCORD_OAUTH_BASE", ""))
+            or "https://discord.com/api",
+        )
+
+
+def _web_address(name: str, text: str) -> str | None:
+    """An http(s) address without a trailing slash, ``None`` when unset.
+
+    >>> _web_address("WEB_BASE_URL", "https://poker.example.org/")
+    'https://poker.example.org'
+    """
+    text = text.strip().rstrip("/")
+    if not text:
+        return None
+    parts = _split_url(text)
+    if not (parts and parts.scheme in ("http", "https") and parts.hostname
+            and not parts.query and not parts.fragment):
+        raise SettingsError(f"{name} must be an http(s) address, not {text[:80]!r}")
+    return text
 
 
 def _shards(count_text: str, ids_text: str) -> ShardSet:
