@@ -29,11 +29,18 @@ life:
 - **finished**: when one player is left, the prizes (``prize_amounts`` of the pool, shared by
   ``Standings.payouts``) are paid from the escrow in one ledger transaction, every place
   recorded, and the tables close.
-- **cancelled**: ``cancel``, a start that fails, a payout the ledger refuses, shutdown, or a
-  table whose channel or thread is gone when its players cannot sit down again
-  (``table_gone``) stop it (``_stop``), refund every buy-in and close its tables; a crash, or a
-  ledger failing then, leaves the refund to the ledger's ``recover()`` at the next start.
-  Tournament play chips are never paid by count.
+- **cancelled**: ``cancel``, a start that fails, a payout the ledger refuses, or a table
+  whose channel or thread is gone when its players cannot sit down again (``table_gone``)
+  stop it (``_stop``), refund every buy-in and close its tables; a ledger failing then leaves
+  the refund to the ledger's ``recover()`` at the next start. Tournament play chips are never
+  paid by count.
+- **across a restart** (once ``resume`` ran at start-up, as the bot does): a running
+  tournament saves its state (``bot.tables.tournament_state``) at each table's hand
+  boundary and when seats change; a stop or a crash voids the hands in progress, and the
+  next start's ``resume`` seats everyone as saved, at the same level with the play time or
+  hands left of it, and plays on. Registering tournaments stay registering. One whose state
+  cannot be restored (none saved yet, unreadable, not adding up, a channel taken) is
+  refunded at the start. Without ``resume`` (the terminal) a shutdown refunds them.
 
 Rules at the tables: nobody leaves with chips (``NoLeavingTournament``); players who sit out
 (or time out twice) are still dealt in, post blinds and antes, and check or fold at once.

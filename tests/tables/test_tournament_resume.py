@@ -16,6 +16,7 @@ import pytest
 from bot.ledger import Ledger
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
+from bot.tables.tournament_state import SavedTournamentState
 from bot.tables.tournament_status import TournamentPhase, TournamentStatus
 from engine.blinds import LevelUnit
 from tests.tables.helpers import eventually, passive, shove
@@ -192,5 +193,43 @@ async def test_a_tournament_that_cannot_be_restored_is_refunded_with_one_log_lin
         assert again.state(CHANNEL) is None and notifier.resumed == []
         for user in PEOPLE:
             assert await ledger.balance(GUILD, user) == GRANT
+        assert (await ledger.audit()).ok
+        await again.shutdown()
+
+
+async def test_a_multi_table_tournament_of_bots_resumes_after_a_crash_and_pays_the_pool(
+        tmp_path: Path) -> None:
+    """Tables broken, players moved and busted before the crash: the saved seats, stacks and
+    places come back, and it plays to its end."""
+    clock = Clock()
+    path = tmp_path / "ledger.sqlite3"
+    ledger = await Ledger.open(path)
+    manager, notifier = new_manager(ledger, clock)
+    await manager.start(resume=True)
+    tid = await manager.tournaments.create(GUILD, CHANNEL, ALICE, fast_settings(
+        seats=3, max_entrants=7, bot_fill="easy"))
+    await manager.tournaments.start(tid, ALICE)
+    await eventually(lambda: manager.tournaments.status(tid).players_left <= 4, timeout=30.0)
+    await manager.abandon()
+    await ledger.close()
+
+    async with await Ledger.open(path) as ledger:
+        [saved] = await ledger.saved_tournaments()
+        assert saved.state is not None
+        state = SavedTournamentState.from_json(saved.state)
+        again, notifier = new_manager(ledger, clock)
+        await again.start(resume=True)
+        status = again.tournaments.status(tid)
+        assert {e.player: e.chips for e in status.entrants if e.place is None} == {
+            seat.player: seat.stack for seat in state.seats}
+        assert {e.player: e.table_channel_id for e in status.entrants if e.place is None} == {
+            seat.player: seat.channel_id for seat in state.seats}
+        assert {e.player: e.place for e in status.entrants if e.place is not None} == \
+            state.standings().places
+        assert set(status.table_channel_ids) == {seat.channel_id for seat in state.seats}
+        await eventually(lambda: bool(notifier.tournament_results), timeout=30.0)
+        await again.tournaments.wait_until_done()
+        [results] = notifier.tournament_results
+        assert sum(place.prize for place in results.places) == results.pool == 700
         assert (await ledger.audit()).ok
         await again.shutdown()
