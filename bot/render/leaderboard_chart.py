@@ -17,10 +17,11 @@ from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import ENGLISH, Language, Message, tr
-from bot.ledger import LeaderboardRow
+from bot.i18n import ENGLISH, Language, Message, Text, tr
+from bot.ledger import RANKED_HABITS, LeaderboardOrder, LeaderboardRow
 from bot.render.card_faces import font
 from bot.render.fonts import draw_text, fit_text
+from bot.render.stats_chart import habit_text
 
 WIDTH, HEIGHT = 800, 400
 PLOT_BOX = (250, 56, 630, 384)
@@ -38,6 +39,12 @@ POSITIVE_COLOUR = (80, 200, 120)
 NEGATIVE_COLOUR = (240, 80, 80)
 MAX_ROW_HEIGHT = 32
 EMPTY_PAGE = tr("Nobody on this page yet")
+LEADERBOARD_VALUES: dict[LeaderboardOrder, Text] = {
+    "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won"),
+    "tournaments": tr("tournament winnings"), "won_at_showdown": tr("won at showdown"),
+    "aggression": tr("aggression factor")}
+"""What a leaderboard ranks by (every order of ``/leaderboard`` and the web's), as its title
+says it."""
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -63,6 +70,13 @@ def render_leaderboard_chart(rows: Sequence[LeaderboardRow], title: Message, *,
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
+
+
+def leaderboard_value(language: Language, order: LeaderboardOrder, value: float) -> str:
+    """A leaderboard's value as its board shows it: chips or hands with the reader's digit
+    grouping, a habit figure as ``/stats`` writes it (``54%``, an aggression factor ``2.3``)."""
+    habit = next((name for name in RANKED_HABITS if name == order), None)
+    return language.number(int(value)) if habit is None else habit_text(habit, value)
 
 
 def zero_and_scale(values: Sequence[float]) -> tuple[float, float]:

@@ -75,6 +75,11 @@ def habit_text(name: HabitFigure, value: float | None) -> str:
     return f"{value:.1f}" if name == "aggression" else f"{value:.0f}%"
 
 
+def signed(language: Language, amount: int) -> str:
+    """A gain or loss with its sign and the reader's digit grouping: ``+1,500``."""
+    return ("-" if amount < 0 else "+") + language.number(abs(amount))
+
+
 def is_showdown(point: HandResultPoint) -> bool:
     """True when the hand's net counts as showdown winnings (the rule in the module doc)."""
     return point.showdown_won or (not point.won and point.reached_showdown)
@@ -134,8 +139,7 @@ def _message(draw: ImageDraw.ImageDraw, points: Sequence[HandResultPoint],
     draw.rectangle(PLOT_BOX, outline=GRID_COLOUR)
     if points:
         net = points[0].net
-        signed = ("+" if net >= 0 else "-") + language.number(abs(net))
-        lines = [tr("Only one hand so far"), tr("{chips} chips", chips=signed),
+        lines = [tr("Only one hand so far"), tr("{chips} chips", chips=signed(language, net)),
                  tr("The chart starts after two.")]
     else:
         lines = [NO_HANDS]

@@ -16,7 +16,7 @@ from bot.discord_ui.cogs.table import member_cooldown
 from bot.discord_ui.embeds import TABLE_COLOUR, plain
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.errors import InputError
-from bot.i18n import Language, Text, tr
+from bot.i18n import tr
 from bot.i18n.coach import REVIEW_NOTE, decision_text, review, review_heading
 from bot.ledger import (
     HABIT_FIGURES,
@@ -25,16 +25,19 @@ from bot.ledger import (
     HabitFigure,
     Habits,
     HandRecord,
-    LeaderboardOrder,
     LeaderboardRow,
     PlayerStats,
     TournamentStats,
     server_habits,
 )
-from bot.render.leaderboard_chart import render_leaderboard_chart
+from bot.render.leaderboard_chart import (
+    LEADERBOARD_VALUES,
+    leaderboard_value,
+    render_leaderboard_chart,
+)
 from bot.render.replay import render_replay
 from bot.render.review_chart import render_review_chart
-from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart
+from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart, signed
 from bot.tables.notifier import SeatState
 from engine.hand_record import RecordedHand
 from engine.history import visible_to
@@ -45,11 +48,6 @@ if TYPE_CHECKING:
 LEADERBOARD_PAGE_SIZE = 10
 REVIEW_LIMIT = 4096
 """Discord's limit on an embed's description, which holds a review's decisions."""
-LEADERBOARD_VALUES: dict[LeaderboardOrder, Text] = {
-    "balance": tr("chips"), "net": tr("net winnings"), "hands_won": tr("hands won"),
-    "tournaments": tr("tournament winnings"), "won_at_showdown": tr("won at showdown"),
-    "aggression": tr("aggression factor")}
-"""What a leaderboard ranks by, as its title says it."""
 SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
                  app_commands.Choice(name="All servers", value="global")]
 BY_CHOICES = [app_commands.Choice(name="Chips", value="balance"),
@@ -415,18 +413,6 @@ def _within(lines: list[str], limit: int) -> str:
         lines = lines[:-1]
         text = "\n".join([*lines, "…"])
     return text
-
-
-def leaderboard_value(language: Language, order: LeaderboardOrder, value: float) -> str:
-    """A leaderboard's value as its board shows it: chips or hands with the reader's digit
-    grouping, a habit figure as ``/stats`` writes it (``54%``, an aggression factor ``2.3``)."""
-    habit = next((name for name in RANKED_HABITS if name == order), None)
-    return language.number(int(value)) if habit is None else habit_text(habit, value)
-
-
-def signed(language: Language, amount: int) -> str:
-    """A gain or loss with its sign and the reader's digit grouping: ``+1,500``."""
-    return ("-" if amount < 0 else "+") + language.number(abs(amount))
 
 
 def _can_view(interaction: discord.Interaction[HoldemBot], channel_id: int) -> bool:
