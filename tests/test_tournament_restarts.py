@@ -126,8 +126,6 @@ async def test_a_sit_and_go_stopped_mid_hand_plays_on_after_the_restart(
         assert status == (-stop if stop is signal.SIGKILL else 0), "\n".join(first.lines)
         if stop is signal.SIGTERM:
             assert PAUSED_NOTICE in said_in(fake, game.channel)
-        held = await saved_stacks(ledger)  # the stacks the interrupted hand started with
-        assert sum(held.values()) == 3 * 800
 
         second = await BotProcess.start(fake, backend, IMAGES="off")
         try:
@@ -135,6 +133,8 @@ async def test_a_sit_and_go_stopped_mid_hand_plays_on_after_the_restart(
             assert await status_of(ledger, game.tournament_id) == "running"
             for person in game.people:  # nobody refunded
                 assert await ledger.balance(game.guild.id, person) == STARTING_BALANCE - BUY_IN
+            held = await saved_stacks(ledger)  # as the interrupted hand started: no hand since
+            assert sum(held.values()) == 3 * 800
             async with asyncio.timeout(60):
                 while len(await settled_hands(ledger)) == before:
                     if not await game.act(("check", "call")):
