@@ -19,6 +19,8 @@ MIN_SEATS = 2
 MAX_SEATS = 9
 TOURNAMENT_CREATORS = ("managers", "anyone")
 """Who may create tournaments in a server (``TableSettings.tournament_creators``)."""
+SPECTATOR_DELAYS = ("none", "street", "hand")
+"""How far behind the play spectators of a live table are (``TableSettings.spectator_delay``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,11 @@ class TableSettings:
     """Whether **My cards** shows a coach's hint (the hand in words, draws, equity); ``None``
     is the default: on at cash tables, off at tournament tables, where help from the bot
     during play would be outside help in a contest."""
+    spectator_delay: str = "none"
+    """What spectators of the table's live web page see: ``"none"``, each action as it
+    happens; ``"street"``, a street once the next one starts (or the hand ends); ``"hand"``,
+    only finished hands. A delay keeps a watcher from passing on a hand while it can still be
+    played (collusion with a seated friend)."""
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
@@ -112,6 +119,10 @@ class TableSettings:
             raise InvalidSettings(tr(
                 "Tournament creators are “managers” or “anyone”, not “{value}”.",
                 value=str(self.tournament_creators)[:20]))
+        if self.spectator_delay not in SPECTATOR_DELAYS:
+            raise InvalidSettings(tr(
+                "The spectator delay is “none”, “street” or “hand”, not “{value}”.",
+                value=str(self.spectator_delay)[:20]))
         if self.hints is not None and not isinstance(self.hints, bool):
             raise InvalidSettings(tr("{setting} must be on or off.", setting="hints"))
         if self.language and (not isinstance(self.language, str)
