@@ -20,11 +20,14 @@ class Forced(StrEnum):
     ANTE = "ante"
     SMALL_BLIND = "small blind"
     BIG_BLIND = "big blind"
+    STRADDLE = "straddle"
+    """A live straddle of two big blinds (``engine.hand.Straddle``), posted after the blinds."""
 
 
 @dataclass(frozen=True, slots=True)
 class Posted:
-    """A seat posted an ante or a blind (``amount`` may be short: then ``is_all_in``)."""
+    """A seat posted an ante, a blind or a straddle (``amount`` may be short: then
+    ``is_all_in``)."""
 
     seat: int
     forced: Forced

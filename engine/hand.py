@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.actions import Action, ActionKind, LegalActions, Street
 from engine.cards import Card, Deck, check_distinct
@@ -50,6 +51,24 @@ MIN_SEATS = 2
 MAX_SEATS = 10
 _CARDS_DEALT_ON = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
 _BOARD_SIZE_AFTER = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+STRADDLE_BIG_BLINDS = 2
+"""A straddle is two big blinds: a blind raise, which doubles the price of playing preflop."""
+
+
+class Straddle(StrEnum):
+    """Who posts a live straddle of two big blinds after the blinds, before the cards.
+
+    The straddle is *live*: its poster acts last preflop and may raise, and preflop the
+    minimum raise is the straddle's size (a bet to four big blinds at least). Heads-up there is
+    no straddle: the seat after the big blind is the button, who has posted the small blind.
+    """
+
+    UTG = "utg"
+    """Under the gun, the seat after the big blind. Action starts on its left."""
+
+    BUTTON = "button"
+    """The button (a "Mississippi" straddle). Action starts with the small blind and goes
+    round to the button, who acts last."""
 
 
 class IllegalActionError(ValueError):
@@ -152,10 +171,14 @@ def deck_for(
 class Hand:
     """One hand of No-Limit Hold'em from the blinds to the awarding of the pots.
 
-    ``stacks`` are the seats' chips (all > 0), clockwise; ``button`` is the dealer seat. With
-    ``auto_muck`` (for all, or per seat) a player who cannot win at showdown mucks instead of
-    showing. With ``offer_run_it_twice``, when the players left are all-in before the river the
-    hand waits for ``choose_run_it_twice``.
+    ``stacks`` are the seats' chips (all > 0), clockwise; ``button`` is the dealer seat.
+    ``straddle`` has a seat post a live straddle of two big blinds after the blinds (see
+    :class:`Straddle`; ignored heads-up, where nobody straddles). A stack too short for it is
+    all-in for what it has, as a short blind is: the others call what it posted, and the
+    minimum raise preflop stays two big blinds. With ``auto_muck`` (for all, or per seat) a
+    player who cannot win at showdown mucks instead of showing. With ``offer_run_it_twice``,
+    when the players left are all-in before the river the hand waits for
+    ``choose_run_it_twice``.
 
     Raises ``ValueError`` for a bad setup: 2-10 stacks all above 0, the button a seat,
     ``0 <= small_blind <= big_blind``, ``big_blind > 0``, ``ante >= 0``.
@@ -172,9 +195,12 @@ class Hand:
         *,
         auto_muck: bool | Sequence[bool] = True,
         offer_run_it_twice: bool = False,
+        straddle: Straddle | None = None,
     ) -> None:
         num_seats = len(stacks)
         _check_setup(stacks, button, small_blind, big_blind, ante)
+        if straddle is not None:
+            straddle = Straddle(straddle)
         if isinstance(auto_muck, bool):
             auto_muck = [auto_muck] * num_seats
         elif len(auto_muck) != num_seats:
@@ -183,6 +209,8 @@ class Hand:
         self.small_blind = small_blind
         self.big_blind = big_blind
         self.ante = ante
+        self.straddle: Straddle | None = straddle if num_seats > 2 else None
+        """Who straddles this hand; ``None`` when nobody does (always heads-up)."""
         self.auto_muck: tuple[bool, ...] = tuple(bool(flag) for flag in auto_muck)
         self.offer_run_it_twice = offer_run_it_twice
         self.starting_stacks: tuple[int, ...] = tuple(stacks)
@@ -208,7 +236,7 @@ class Hand:
         self._history: list[ActionRecord] = []
         self._shown: dict[int, tuple[Card, ...]] = {}
         self._result: HandResult | None = None
-        self._post_forced_bets()
+        self._preflop_first = self._post_forced_bets()
         self._deal_hole_cards()
         self._start_street(Street.PREFLOP)
 
@@ -228,6 +256,21 @@ class Hand:
     def big_blind_seat(self) -> int:
         """The big blind: the seat left of the small blind."""
         return (self.small_blind_seat + 1) % self.num_seats
+
+    @property
+    def straddle_seat(self) -> int | None:
+        """The seat that straddles, or ``None`` when nobody does."""
+        if self.straddle is Straddle.UTG:
+            return (self.big_blind_seat + 1) % self.num_seats
+        if self.straddle is Straddle.BUTTON:
+            return self.button
+        return None
+
+    @property
+    def straddle_amount(self) -> int:
+        """The straddle's full size (two big blinds), or 0 when nobody straddles; what the
+        poster puts in may be less when it is all-in."""
+        return STRADDLE_BIG_BLINDS * self.big_blind if self.straddle is not None else 0
 
     @property
     def stacks(self) -> tuple[int, ...]:
@@ -340,6 +383,8 @@ class Hand:
             small_blind=self.small_blind,
             big_blind=self.big_blind,
             ante=self.ante,
+            straddle=self.straddle_amount,
+            straddle_seat=self.straddle_seat,
             stacks=self.stacks,
             bets=self.bets,
             contributions=self.contributions,
@@ -358,7 +403,8 @@ class Hand:
         """What the seat to act may do, with amounts.
 
         A raise is *to* a street total: at least the current bet plus the largest full bet or
-        raise of this street (never less than a big blind), at most all-in. A player who has
+        raise of this street (never less than a big blind, or than the straddle preflop when
+        there is one), at most all-in. A player who has
         acted and since faced only all-ins for less than a full raise may just call or fold.
         Nobody may bet or raise when no other player could put in more than the current bet.
         Raises ``IllegalActionError`` when nobody is to act.
@@ -378,8 +424,7 @@ class Hand:
         )
         opening = current == 0
         if may_aggress:
-            full_to = self.big_blind if opening else current + self._last_raise
-            min_to, max_to = min(full_to, all_in_to), all_in_to
+            min_to, max_to = min(current + self._last_raise, all_in_to), all_in_to
         else:
             min_to = max_to = 0
         self._legal = LegalActions(
@@ -436,18 +481,28 @@ class Hand:
 
     # --- rules -------------------------------------------------------------------------------
 
-    def _post_forced_bets(self) -> None:
+    def _post_forced_bets(self) -> int:
+        """Post the antes, blinds and straddle; return the seat that opens the preflop."""
         if self.ante:
             for seat in dealing_order(self.num_seats, self.button):
                 paid = self._put_in(seat, self.ante, into_bet=False)
                 self._events.append(Posted(seat, Forced.ANTE, paid, self._stacks[seat] == 0))
-        for seat, forced, blind in (
+        blinds = [
             (self.small_blind_seat, Forced.SMALL_BLIND, self.small_blind),
             (self.big_blind_seat, Forced.BIG_BLIND, self.big_blind),
-        ):
+        ]
+        straddle_seat = self.straddle_seat
+        if straddle_seat is not None:
+            blinds.append((straddle_seat, Forced.STRADDLE, self.straddle_amount))
+        for seat, forced, blind in blinds:
             if blind and self._stacks[seat]:
                 paid = self._put_in(seat, blind, into_bet=True)
                 self._events.append(Posted(seat, forced, paid, self._stacks[seat] == 0))
+        # Preflop action starts left of the largest blind or straddle posted, the later one
+        # on a tie: after the straddle, unless it was all-in for less than the big blind.
+        largest = max(self._bets[seat] for seat, _, _ in blinds)
+        last = [seat for seat, _, _ in blinds if self._bets[seat] == largest][-1]
+        return (last + 1) % self._seats
 
     def _deal_hole_cards(self) -> None:
         order = dealing_order(self.num_seats, self.button)
@@ -469,10 +524,12 @@ class Hand:
         if street is not Street.PREFLOP:
             self._bets = [0] * self._seats
         self._current_bet = max(self._bets)
-        self._last_raise = self.big_blind
+        preflop = street is Street.PREFLOP
+        self._last_raise = max(self.big_blind, self.straddle_amount) if preflop \
+            else self.big_blind
         self._acted = [False] * self._seats
-        first = self.big_blind_seat + 1 if street is Street.PREFLOP else self.button + 1
-        self._to_act = self._next_to_act(first % self._seats)
+        first = self._preflop_first if preflop else (self.button + 1) % self._seats
+        self._to_act = self._next_to_act(first)
         if self._to_act is None:
             self._close_street()
 

@@ -10,6 +10,9 @@ superset of the ``engine.replay`` scenario (its keys read the same way) with the
   auto_muck           per seat, mucks a losing hand at showdown (default: all true)
   offer_run_it_twice  whether all-in players were asked to run it twice (default false)
 
+and ``straddle`` ("utg" or "button") as the scenario reads it, absent when nobody straddled:
+records written before straddles existed read as hands without one.
+
 ``play`` deals the same cards again and applies the same actions, so the events, pots and
 results are the engine's, never re-derived; ``steps`` yields the hand after each decision
 for a front end that shows it move by move.
@@ -36,7 +39,7 @@ from dataclasses import dataclass
 from engine.actions import Action, ActionKind
 from engine.cards import Card, Deck, cards_str, check_distinct
 from engine.events import RunItTwiceChosen, Showed
-from engine.hand import Hand, IllegalActionError, dealing_order
+from engine.hand import Hand, IllegalActionError, Straddle, dealing_order
 from engine.replay import ScenarioError, load_json, parse_scenario
 
 _EXTRA_KEYS = ("second_board", "run_it_twice", "auto_muck", "offer_run_it_twice")
@@ -62,6 +65,8 @@ class RecordedHand:
     auto_muck: tuple[bool, ...] = ()
     """Per seat (empty: everyone mucks a losing hand)."""
     offer_run_it_twice: bool = False
+    straddle: Straddle | None = None
+    """Who straddled, or ``None`` when nobody did."""
 
     @classmethod
     def from_hand(cls, hand: Hand) -> RecordedHand:
@@ -80,6 +85,7 @@ class RecordedHand:
             run_it_twice=chosen[0] if chosen else None,
             auto_muck=hand.auto_muck,
             offer_run_it_twice=hand.offer_run_it_twice,
+            straddle=hand.straddle,
         )
 
     def new_hand(self) -> Hand:
@@ -87,7 +93,7 @@ class RecordedHand:
         return Hand(self.stacks, self.button, self.small_blind, self.big_blind, self.ante,
                     _deck(self.hole_cards, self.boards, self.button),
                     auto_muck=self.auto_muck or True,
-                    offer_run_it_twice=self.offer_run_it_twice)
+                    offer_run_it_twice=self.offer_run_it_twice, straddle=self.straddle)
 
     def steps(self) -> Iterator[Hand]:
         """The same ``Hand`` as dealt, then after each action and the run-it-twice answer.
@@ -147,6 +153,8 @@ class RecordedHand:
             data["auto_muck"] = list(self.auto_muck)
         if self.offer_run_it_twice:
             data["offer_run_it_twice"] = True
+        if self.straddle is not None:
+            data["straddle"] = str(self.straddle)
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -178,6 +186,7 @@ class RecordedHand:
             auto_muck=_flags(extra.get("auto_muck", []), len(scenario.stacks)),
             offer_run_it_twice=bool(_flag(extra.get("offer_run_it_twice", False),
                                           "offer_run_it_twice")),
+            straddle=scenario.straddle,
         )
 
 

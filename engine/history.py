@@ -36,6 +36,7 @@ _POSTS = {
     Forced.ANTE: "posts the ante",
     Forced.SMALL_BLIND: "posts small blind",
     Forced.BIG_BLIND: "posts big blind",
+    Forced.STRADDLE: "posts straddle",
 }
 
 

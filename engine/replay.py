@@ -19,6 +19,8 @@ Its keys (no others are allowed):
                It must hold every card the hand needs
   actions      array of strings, in turn order: fold, check, call, allin, bet N or raise N
                (N is the street total bet to, in decimal digits)
+  straddle     "utg" or "button": who posts a live straddle of two big blinds (see
+               ``engine.hand.Straddle``); optional, default none
 
 Cards are a rank (2-9, T or 10, J, Q, K, A) and a suit (c, d, h, s or ♣♦♥♠). Whole numbers
 are JSON integers: not strings, floats or booleans.
@@ -41,7 +43,7 @@ from typing import Any, TypedDict
 
 from engine.actions import Action, ActionKind, LegalActions
 from engine.cards import Card, parse_card, parse_cards
-from engine.hand import MAX_SEATS, MIN_SEATS, Hand, IllegalActionError, deck_for
+from engine.hand import MAX_SEATS, MIN_SEATS, Hand, IllegalActionError, Straddle, deck_for
 
 MAX_CHIPS = 10**15
 """The largest stack, blind or ante a scenario may give (far beyond any real table)."""
@@ -51,8 +53,8 @@ that are out of range are refused where they stand, with their place named."""
 _MAX_TEXT = 64
 """The longest action or card text read; anything longer is no action or card."""
 _KEYS = ("stacks", "button", "small_blind", "big_blind", "ante", "hole_cards", "board",
-         "actions")
-_OPTIONAL = ("ante", "board")
+         "actions", "straddle")
+_OPTIONAL = ("ante", "board", "straddle")
 
 
 class ScenarioError(ValueError):
@@ -123,7 +125,8 @@ def hand_with_cards(
 ) -> Hand:
     """A new hand dealing these hole cards (one entry per seat) and this board.
 
-    ``options`` are passed on to ``Hand`` (``auto_muck``, ``offer_run_it_twice``). Raises
+    ``options`` are passed on to ``Hand`` (``auto_muck``, ``offer_run_it_twice``,
+    ``straddle``). Raises
     ``ValueError`` for bad cards or stakes, or a count of hole-card pairs unlike the stacks.
 
     >>> hand = hand_with_cards([100, 100], ["Ah Kd", "7c 7d"], "Qh Jc Ts 4d 4c")
@@ -150,6 +153,7 @@ class Scenario:
     hole_cards: tuple[tuple[Card, ...], ...]
     board: tuple[Card, ...]
     actions: tuple[str, ...]
+    straddle: Straddle | None = None
 
 
 def parse_scenario(data: object) -> Scenario:
@@ -188,7 +192,16 @@ def parse_scenario(data: object) -> Scenario:
         board=_cards(data.get("board", []), "board", 0, 5),
         actions=tuple(_action_text(action, f"actions[{number}]") for number, action in
                       enumerate(_array(data["actions"], "actions", "strings"))),
+        straddle=_straddle(data.get("straddle")),
     )
+
+
+def _straddle(value: object) -> Straddle | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value in tuple(Straddle):
+        return Straddle(value)
+    raise ScenarioError(f"straddle must be \"utg\" or \"button\", not {_show(value)}")
 
 
 def _array(value: object, where: str, of: str) -> list[object]:
@@ -290,7 +303,7 @@ def run_scenario(scenario: object) -> Outcome:
     parsed = parse_scenario(scenario)
     board = parsed.board
     hand = Hand(parsed.stacks, parsed.button, parsed.small_blind, parsed.big_blind, parsed.ante,
-                deck_for(parsed.hole_cards, board, parsed.button))
+                deck_for(parsed.hole_cards, board, parsed.button), straddle=parsed.straddle)
     apply_actions(hand, parsed.actions)
     if hand.result is None:
         raise IllegalActionError(

@@ -101,6 +101,19 @@ class PlayerView:
     legal: LegalActions | None
     history: tuple[ActionRecord, ...]
     shown: ShownCards = NOTHING_SHOWN
+    straddle: int = 0
+    """The straddle's full size (two big blinds) when someone straddles, else 0."""
+    straddle_seat: int | None = None
+    """The seat that straddles, if anyone does."""
+
+    @property
+    def preflop_blind(self) -> int:
+        """The last forced bet's full size: the straddle when there is one, else the big blind.
+
+        Preflop it plays the part of the big blind: what a limp costs, what the minimum raise
+        counts from and what opening sizes are measured in.
+        """
+        return max(self.straddle, self.big_blind)
 
     @property
     def num_seats(self) -> int:

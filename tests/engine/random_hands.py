@@ -4,14 +4,14 @@ random legal actions."""
 from hypothesis import strategies as st
 
 from engine.cards import Deck
-from engine.hand import Hand
+from engine.hand import Hand, Straddle
 from engine.replay import random_action
 
 MAX_ACTIONS = 500  # far more than any hand can take: each street ends after finitely many raises
 
 
 @st.composite
-def random_hands(draw, run_it_twice=False):
+def random_hands(draw, run_it_twice=False, straddles=False):
     num_seats = draw(st.integers(2, 10))
     big_blind = draw(st.integers(1, 50))
     small_blind = draw(st.integers(0, big_blind))
@@ -19,8 +19,10 @@ def random_hands(draw, run_it_twice=False):
     stacks = draw(st.lists(st.integers(1, 100 * big_blind), min_size=num_seats,
                            max_size=num_seats))
     rng = draw(st.randoms(use_true_random=False))
+    straddle = draw(st.sampled_from([None, *Straddle])) if straddles else None
     hand = Hand(stacks, draw(st.integers(0, num_seats - 1)), small_blind, big_blind, ante,
-                Deck(rng=rng), auto_muck=draw(st.booleans()), offer_run_it_twice=run_it_twice)
+                Deck(rng=rng), auto_muck=draw(st.booleans()), offer_run_it_twice=run_it_twice,
+                straddle=straddle)
     return hand, rng
 
 
