@@ -57,6 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
     prune.add_argument("--days", type=_days, required=True,
                        help="keep the details of the hands of the last DAYS days (at least 1)")
     commands.add_parser(
+        "web", help="serve the web companion: servers, players, hands and tournaments in a "
+                    "browser",
+        description="Serve the web pages over the ledger of DATABASE_URL or DATABASE_PATH on "
+        "WEB_HOST:WEB_PORT (default 127.0.0.1:8080); people log in with Discord through "
+        "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, and WEB_BASE_URL is the address they "
+        "open.",
+    )
+    commands.add_parser(
         "review", add_help=False,
         help="review your decisions in a finished hand: pot odds, equity, expected values "
              "(review --help)"
@@ -151,11 +159,16 @@ def run_discord_bot() -> int:
     import aiohttp
     import discord
 
-    from bot.discord_ui.app import create_bot
+    from bot.discord_ui.app import BotOptions, create_bot
     from bot.ledger import ShardsTaken
     from bot.process import tune_garbage_collector
 
-    bot = create_bot(settings)
+    companion = None
+    if settings.web.in_bot:  # WEB_PORT: the web companion with live tables, in this process
+        from bot.web.live_server import LiveServer
+
+        companion = LiveServer(settings)
+    bot = create_bot(settings, BotOptions(draw_images=settings.images, companion=companion))
     tune_garbage_collector()  # modules and the bot are built: keep them out of collections
     try:
         asyncio.run(serve(bot, settings.token))
@@ -250,6 +263,32 @@ def prune_hands(days: int) -> int:
     return 0
 
 
+def serve_web() -> int:
+    """Serve the web companion until SIGTERM or Ctrl-C; a bad setting or a ledger that cannot
+    be opened is one line on stderr."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level)
+    from bot.ledger import LedgerUnavailable
+    from bot.web.app import serve
+
+    try:
+        asyncio.run(serve(settings))
+    except KeyboardInterrupt:
+        pass
+    except LedgerUnavailable as error:
+        print(f"error: {error.reason}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"error: cannot serve on {settings.web.host}:{settings.web.port} ({error})",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
@@ -261,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_discord_bot()
     if args.command == "backfill-habits":
         return backfill_habits()
+    if args.command == "web":
+        return serve_web()
     if args.command == "prune-hands":
         return prune_hands(args.days)
     raise AssertionError(f"unhandled command {args.command!r}")

@@ -14,7 +14,7 @@ from bot.web.sessions import SessionBox
 
 LEDGER = web.AppKey("ledger", Ledger)
 WEB_SETTINGS = web.AppKey("web_settings", WebSettings)
-LIVE = web.AppKey("live", LivePort | None)  # type: ignore[arg-type]  # a union is a type too
+LIVE: web.AppKey[LivePort | None] = web.AppKey("live")
 """The live tables (``bot.web.live_port``), ``None`` in a process without them."""
 SESSIONS = web.AppKey("sessions", SessionBox)
 """Seals and opens the session and login cookies."""

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import parse_qsl
 
 from .world import UploadedFile
 
@@ -36,6 +37,8 @@ def parse_body(content_type: str, raw: bytes) -> tuple[Any, list[UploadedFile]]:
     if not raw:
         return None, []
     kind, parameters = header_value(content_type)
+    if kind == "application/x-www-form-urlencoded":  # OAuth2's token requests
+        return dict(parse_qsl(raw.decode())), []
     if kind != "multipart/form-data":
         return json.loads(raw), []
     body: Any = None

@@ -27,6 +27,7 @@ from aiohttp import web
 from . import interaction_data, payloads
 from .gateway import Gateway
 from .interaction_data import InteractionRefused
+from .oauth import OAUTH_PREFIX, FakeOAuth
 from .records import (
     CallKind,
     FakeChannel,
@@ -68,6 +69,8 @@ class FakeDiscord:
         self._gateway = Gateway(self.world)
         self._rest = RestApi(self.world, interaction_deadline=interaction_deadline,
                              dispatch=self._dispatch_event)
+        self.oauth = FakeOAuth(self.world)
+        """Web logins (``bot.web``): ``fake.oauth.sign_in(user_id)``, then ``oauth_base``."""
         self._runner: web.AppRunner | None = None
         self._saved_settings: tuple[str, yarl.URL] | None = None
         self._clients: list[tuple[discord.Client, asyncio.Task[None]]] = []
@@ -87,6 +90,7 @@ class FakeDiscord:
         app = web.Application()
         self._rest.install(app)
         self._gateway.install(app)
+        self.oauth.install(app)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         listener = socket.socket()
@@ -156,6 +160,11 @@ class FakeDiscord:
     def api_base(self) -> str:
         """The API's base URL, for a bot in another process (``DISCORD_API_BASE``)."""
         return self.world.base_url + API_PREFIX
+
+    @property
+    def oauth_base(self) -> str:
+        """Where a web login goes for OAuth2 (``DISCORD_OAUTH_BASE``)."""
+        return self.world.base_url + OAUTH_PREFIX
 
     @property
     def bot_user_id(self) -> int:

@@ -15,6 +15,8 @@ from bot.errors import InputError
 from bot.i18n import ENGLISH, Language, Message, languages, tr
 from bot.tables.settings import MAX_SEATS, MIN_SEATS, TableSettings
 from bot.tables.time_bank import REFILL_EVERY_HANDS, REFILL_SECONDS
+from bot.web_access import WEB_PAGE_KEY, WebPage
+from bot.web_access import web_page as access_of
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
@@ -30,6 +32,10 @@ CREATOR_CHOICES = [app_commands.Choice(name="Server managers", value="managers")
 HINT_CHOICES = [app_commands.Choice(name="On", value="on"),
                 app_commands.Choice(name="Off", value="off")]
 """Whether **My cards** shows the coach's hint (``TableSettings.hints``)."""
+WEB_PAGE_CHOICES = [app_commands.Choice(name="Public", value="public"),
+                    app_commands.Choice(name="Members", value="members"),
+                    app_commands.Choice(name="Off", value="off")]
+"""Who may read the server's web pages (``bot.web_access``)."""
 FOLLOW_SERVER = "auto"
 """The ``language`` choice that follows the server's own Discord language (stored as "")."""
 
@@ -68,9 +74,10 @@ class AdminCog(commands.Cog, name="Admin"):
         tournament_creators="Who may create tournaments with /tournament create",
         hints="Hints in My cards: the hand in words, draws, equity (default: on at cash "
               "tables, off in tournaments)",
+        web_page="Who may read this server's web pages (default: members, logged in)",
     )
     @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES,
-                          hints=HINT_CHOICES)
+                          hints=HINT_CHOICES, web_page=WEB_PAGE_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -92,6 +99,7 @@ class AdminCog(commands.Cog, name="Admin"):
         language: str | None = None,
         tournament_creators: str | None = None,
         hints: str | None = None,
+        web_page: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -111,20 +119,29 @@ class AdminCog(commands.Cog, name="Admin"):
             """All or nothing: the server's new settings are checked before the channel's table
             takes them (the table checks and applies in one step, refusing a tournament table's
             or blinds it cannot have), and saved only after, so any refusal changes nothing."""
-            tables = self.bot.tables
+            tables, ledger = self.bot.tables, self.bot.ledger
             server = await tables.guild_settings(guild_id)
-            if not changes:
+            if not changes and web_page is None:
                 return server
             server.with_changes(**changes)
             if tables.state(channel_id) is not None:
                 await tables.update_table_settings(channel_id, **changes)
-            return await tables.update_guild_settings(guild_id, **changes)
+            # The table settings' save replaces the stored mapping: keep web_page beside them.
+            page = access_of({WEB_PAGE_KEY: web_page} if web_page
+                             else await ledger.guild_settings(guild_id))
+            updated = await tables.update_guild_settings(guild_id, **changes)
+            await ledger.save_guild_settings(guild_id, {**await ledger.guild_settings(guild_id),
+                                                        WEB_PAGE_KEY: page})
+            return updated
 
         current = await within_deadline(interaction, apply())
-        title = tr("Table settings updated") if changes else tr("Table settings")
-        await reply(interaction, embed=settings_embed(
-            current, title, language_of(interaction),
-            server_language_of(interaction, current.language)))
+        title = tr("Table settings updated") if changes or web_page else tr("Table settings")
+        embed = settings_embed(current, title, language_of(interaction),
+                               server_language_of(interaction, current.language))
+        page = access_of(await self.bot.ledger.guild_settings(guild_id))
+        embed.add_field(name=language_of(interaction).render(tr("Web pages")),
+                        value=language_of(interaction).render(WEB_PAGE_TEXTS[page]))
+        await reply(interaction, embed=embed)
 
 
     @app_commands.command(name="grant", description="Give chips to a player in this server "
@@ -193,6 +210,12 @@ def settings_embed(settings: TableSettings, title: Message,
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed
+
+
+WEB_PAGE_TEXTS: dict[WebPage, Message] = {
+    "public": tr("Public: anyone with the link"),
+    "members": tr("Members, logged in with Discord"),
+    "off": tr("Off")}
 
 
 def _language_text(code: str, table_language: Language | None) -> Message:

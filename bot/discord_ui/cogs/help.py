@@ -13,6 +13,7 @@ from bot.discord_ui.embeds import TABLE_COLOUR
 from bot.discord_ui.replies import language_of, reply
 from bot.discord_ui.translator import catalog_text
 from bot.i18n import ENGLISH, Language, Text, tr, tr_c
+from bot.web_access import web_page
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
@@ -39,6 +40,23 @@ class HelpCog(commands.Cog, name="Help"):
     @app_commands.command(description="How to play, and every command.")
     async def help(self, interaction: discord.Interaction[HoldemBot]) -> None:
         await reply(interaction, embed=help_embed(self.bot, language_of(interaction)))
+
+    @app_commands.command(description="The link to this server's web pages: tables, "
+                                      "leaderboards, players and hands.")
+    @app_commands.guild_only()
+    async def web(self, interaction: discord.Interaction[HoldemBot]) -> None:
+        """Only the asker sees the link; whether the pages open for them is the server's
+        ``web_page`` setting, which the answer names."""
+        guild_id = interaction.guild_id or 0
+        page = web_page(await self.bot.ledger.guild_settings(guild_id))
+        link = f"{self.bot.settings.web.url}/servers/{guild_id}"
+        text = {"public": tr("This server's pages, open to anyone with the link: {link}",
+                             link=link),
+                "members": tr("This server's pages, for its members (log in with Discord): "
+                              "{link}", link=link),
+                "off": tr("This server's web pages are off; an admin can turn them on with "
+                          "/settings web_page.")}[page]
+        await reply(interaction, text)
 
 
 def help_embed(bot: HoldemBot, language: Language = ENGLISH) -> discord.Embed:
