@@ -360,6 +360,10 @@ class TableManager:
         """True when this process runs the guild's tables (its shard is ours)."""
         return self._shards.owns(guild_id)
 
+    def offline_seconds(self, guild_id: int) -> float:
+        """Seconds the guild's gateway was down since this process started."""
+        return self.outages.offline_seconds(guild_id)
+
     def channel_is_free(self, channel_id: int) -> bool:
         """True when the channel has no table."""
         return self._table_if_open(channel_id) is None

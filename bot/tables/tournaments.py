@@ -130,6 +130,11 @@ class TableHost(Protocol):
         """True when the channel has no table."""
         ...
 
+    def offline_seconds(self, guild_id: int) -> float:
+        """Seconds the guild's gateway was down since this process started (growing during
+        an outage): a level clock does not count them."""
+        ...
+
     async def guild_settings(self, guild_id: int) -> TableSettings:
         """The server's table settings (clocks, language) tournament tables start from."""
         ...
@@ -199,6 +204,8 @@ class _Tournament:
         """Play time (seconds) of the processes before this one (levels by minutes)."""
         self.playing_since: float | None = None
         """When this process started the level clock (``None`` while it is stopped)."""
+        self.offline_at = 0.0
+        """The guild's offline seconds (``TableHost.offline_seconds``) when it started."""
         self.kept_tables: dict[int, KeptTable] = {}
         self.kept_seats: dict[PlayerKey, KeptSeat] = {}
         """Each table and player as of that table's last hand boundary: what is saved."""
@@ -242,7 +249,13 @@ class _Tournament:
         was stopped never shortens a level."""
         if self.playing_since is None:
             return self.played_before
-        return self.played_before + max(0.0, self.manager.clock() - self.playing_since)
+        offline = self.manager.offline_seconds(self.guild_id) - self.offline_at
+        return self.played_before + max(0.0, self.manager.clock() - self.playing_since - offline)
+
+    def start_clock(self) -> None:
+        """Run the level clock from now (at the start, or when resumed)."""
+        self.playing_since = self.manager.clock()
+        self.offline_at = self.manager.offline_seconds(self.guild_id)
 
     def keep_table(self, table: Table) -> None:
         """``table`` is at a hand boundary: keep its button, its count of hands and its
@@ -310,6 +323,10 @@ class TournamentManager:
         """Set by ``resume``: tournaments are kept across restarts (states saved, none
         refunded at shutdown); without it, as nothing would open them again, a shutdown
         refunds them."""
+
+    def offline_seconds(self, guild_id: int) -> float:
+        """The guild's gateway down time so far (``TableHost.offline_seconds``)."""
+        return self._host.offline_seconds(guild_id)
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -608,7 +625,7 @@ class TournamentManager:
         tournament.hands = state.hands
         tournament.started_at = state.started_at
         tournament.played_before = state.played_seconds
-        tournament.playing_since = self.clock()
+        tournament.start_clock()
         level = tournament.schedule.level(state.level_index)
         tournament.table_settings = state.table_settings
         table_settings = state.table_settings.with_changes(
@@ -773,7 +790,8 @@ class TournamentManager:
         tournament.percents = percents
         tournament.standings = Standings(players)
         tournament.field = tuple(players)
-        tournament.started_at = tournament.playing_since = self.clock()
+        tournament.started_at = self.clock()
+        tournament.start_clock()
         tournament.table_settings = table_settings
         for channel in channels:
             self._host_table(tournament, channel)
@@ -1075,9 +1093,7 @@ class TournamentManager:
         upcoming = tournament.schedule.next_level_after(tournament.level_index)
         if running and upcoming is not None:
             if tournament.schedule.unit is LevelUnit.MINUTES:  # the play time's zero, now
-                since = tournament.playing_since
-                zero = (self.clock() if since is None else since) - tournament.played_before
-                next_at = zero + upcoming * 60.0
+                next_at = self.clock() - tournament.played_seconds() + upcoming * 60.0
             elif tournament.schedule.unit is LevelUnit.HANDS:
                 next_hands = max(0, int(upcoming) - tournament.hands)
         chips_in_play = sum(e.chips for e in left) if standings is not None else 0
