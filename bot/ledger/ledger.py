@@ -15,6 +15,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import UTC, datetime
 from functools import partial
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -104,9 +105,14 @@ from bot.ledger.validation import (
     player_key,
 )
 from bot.shards import ShardSet
+from engine.export import ExportedHand
+from engine.hand_record import RecordedHand
 
 MAX_PAGE_SIZE = 100
 """The most rows one leaderboard page may hold."""
+
+MAX_HANDS_PER_READ = 500
+"""The most hands one ``hands_to_export`` read returns (with their replays): exports page."""
 
 HANDS_PER_STATEMENT = 64
 """PostgreSQL: the most hands one ``begin_hand`` or ``settle_hand`` statement carries
@@ -1154,6 +1160,68 @@ class Ledger:
             "SELECT channel_id, message_id FROM table_messages"
             f" WHERE channel_id IN ({placeholders(len(wanted))})", *wanted))
         return {int(channel_id): int(message_id) for channel_id, message_id in found}
+
+    async def hands_to_export(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None = None,
+        limit: int = MAX_HANDS_PER_READ,
+        before: int | None = None,
+        after: int | None = None,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> list[ExportedHand]:
+        """A person's settled hands that have a replay, newest first, as ``engine.export``
+        writes them for that person: in ``guild_id`` (``None``: every server), at most
+        ``limit``, with ids below ``before`` and above ``after`` (the next page is ``before=``
+        the last id of this one), started from ``since`` until before ``until`` (Unix times).
+        Read backwards through the index of a person's hands, so a page costs its own hands.
+        ``InvalidRequest`` for ids that are not integers or a ``limit`` outside 1 to
+        ``MAX_HANDS_PER_READ``."""
+        check_id(user_id, "user id")
+        if not 1 <= check_id(limit, "limit") <= MAX_HANDS_PER_READ:
+            raise InvalidRequest(f"Ask for 1 to {MAX_HANDS_PER_READ} hands at a time.")
+        conditions, params = ["hp.user_id = ?"], [user_id]
+        for clause, value, what in (("h.guild_id = ?", guild_id, "server"),
+                                    ("hp.hand_id < ?", before, "hand id"),
+                                    ("hp.hand_id > ?", after, "hand id")):
+            if value is not None:
+                conditions.append(clause)
+                params.append(check_id(value, what))
+        times = [(clause, float(value)) for clause, value in (("h.started_at >= ?", since),
+                                                               ("h.started_at < ?", until))
+                 if value is not None]
+
+        def body() -> Script[list[ExportedHand]]:
+            hands = yield from rows(
+                "SELECT h.id, h.table_id, h.started_at, h.replay"
+                " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+                f" WHERE {' AND '.join(conditions + [clause for clause, _ in times])}"
+                " AND hp.bot_name = '' AND h.status = 'settled' AND h.replay IS NOT NULL"
+                " ORDER BY hp.user_id DESC, hp.hand_id DESC LIMIT ?",
+                *params, *(value for _, value in times), limit,
+            )  # fmt: skip
+            if not hands:
+                return []
+            players = yield from rows(
+                "SELECT hand_id, user_id, bot_name, name FROM hand_players"
+                f" WHERE hand_id IN ({placeholders(len(hands))}) ORDER BY hand_id, rowid",
+                *(hand[0] for hand in hands),
+            )  # fmt: skip
+            seated: dict[int, list[tuple[PlayerKey, str]]] = {}
+            for hand_id, seat_user, bot_name, name in players:
+                seated.setdefault(hand_id, []).append((player_key(seat_user, bot_name), name))
+            return [
+                ExportedHand(
+                    hand_id=hand_id, record=RecordedHand.from_json(replay),
+                    names=tuple(name for _, name in seated[hand_id]),
+                    viewer=[player for player, _ in seated[hand_id]].index(user_id),
+                    started_at=datetime.fromtimestamp(started_at, UTC), table=f"#{table_id}")
+                for hand_id, table_id, started_at, replay in hands
+            ]
+
+        return await self._db.read(body)
 
 
 def _check_claim(owner: str, lease: float) -> None:
