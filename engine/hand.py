@@ -142,6 +142,22 @@ def dealing_order(num_seats: int, button: int) -> list[int]:
     return [(button + 1 + i) % num_seats for i in range(num_seats)]
 
 
+def straddle_seat(num_seats: int, button: int, straddle: Straddle | None) -> int | None:
+    """The seat that posts ``straddle`` at a table of ``num_seats`` with this button, or
+    ``None`` (no straddle, or heads-up). A table asks it before dealing, to ask its player.
+
+    >>> straddle_seat(6, 2, Straddle.UTG), straddle_seat(6, 2, Straddle.BUTTON)
+    (5, 2)
+    >>> straddle_seat(3, 0, Straddle.UTG), straddle_seat(2, 0, Straddle.UTG) is None
+    (0, True)
+    """
+    if straddle is None or num_seats < 3:
+        return None
+    if straddle is Straddle.UTG:
+        return (button + 3) % num_seats  # small blind, big blind, then under the gun
+    return button
+
+
 def deck_for(
     hole_cards: Sequence[Sequence[Card]], board: Sequence[Card], button: int
 ) -> Deck:
@@ -260,11 +276,7 @@ class Hand:
     @property
     def straddle_seat(self) -> int | None:
         """The seat that straddles, or ``None`` when nobody does."""
-        if self.straddle is Straddle.UTG:
-            return (self.big_blind_seat + 1) % self.num_seats
-        if self.straddle is Straddle.BUTTON:
-            return self.button
-        return None
+        return straddle_seat(self.num_seats, self.button, self.straddle)
 
     @property
     def straddle_amount(self) -> int:

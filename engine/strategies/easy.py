@@ -82,7 +82,7 @@ class EasyStrategy:
             if short_stack.all_in_decision(view):
                 return short_stack.call_all_in(view, margin=LOOSE_CALL_MARGIN)
             cheap_odds, dear_odds = PREFLOP_ODDS[preflop_group(hand_class(view.hole_cards))]
-            cheap = legal.call_amount <= CHEAP_CALL_BIG_BLINDS * view.big_blind
+            cheap = legal.call_amount <= CHEAP_CALL_BIG_BLINDS * view.preflop_blind
             return self._roll(view, rng, cheap_odds if cheap else dear_odds, raise_share=0.75)
         made = made_category(view.hole_cards, view.board)
         if legal.can_check:

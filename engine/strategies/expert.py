@@ -53,12 +53,12 @@ class ExpertStrategy(HardStrategy):
         if spot is not None and spot.stack > PUSH_FOLD_DEPTH:
             opening = open_range(spot.stack, spot.behind)
             if rng.random() < opening[push_fold.class_index(hand_class(view.hole_cards))]:
-                return self._raise_to(view, round(RAISE_TO * view.big_blind))
+                return self._raise_to(view, round(RAISE_TO * view.preflop_blind))
             return check_or_fold(legal_of(view))
         if raise_count(view) == 1 and not short_stack.all_in_decision(view):
             raiser = last_aggressor(view, Street.PREFLOP)
             assert raiser is not None
-            depth = effective_stack(view) / view.big_blind
+            depth = effective_stack(view) / view.preflop_blind
             hand = hand_class(view.hole_cards)
             if depth <= push_fold.deepest_stack():
                 reshove = self._reshove_range(view, raiser, depth)
@@ -92,7 +92,7 @@ class ExpertStrategy(HardStrategy):
         assert seat is not None
         if len(opponents_in_hand(view)) > 1 and any(
             view.bets[other] for other in opponents_in_hand(view) if other != raiser
-            and view.bets[other] > view.big_blind
+            and view.bets[other] > view.preflop_blind
         ):
             return False  # a caller in between: the re-raise must get through two players
         risk = self._reraise_size(view, in_position=False) - view.bets[seat]

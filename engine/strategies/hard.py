@@ -107,9 +107,9 @@ class HardStrategy:
         strength = percentile(hand_class(view.hole_cards))
         position = position_of(view, seat)
         raises = raise_count(view)
-        big_blind = view.big_blind
+        big_blind = view.preflop_blind  # the straddle, when someone straddled
         if raises == 0:
-            if position is Position.BIG_BLIND and legal.can_check:
+            if legal.can_check:  # the big blind's option, or the straddler's
                 if strength <= BIG_BLIND_RAISE_SHARE:
                     return self._raise_to(view, view.current_bet + 3 * big_blind)
                 return CHECK

@@ -75,7 +75,7 @@ class MediumStrategy:
         score = chen_score(hand_class(view.hole_cards))
         position = position_of(view, view.seat)
         raises = raise_count(view)
-        big_blind = view.big_blind
+        big_blind = view.preflop_blind  # the straddle, when someone straddled
         if raises == 0:
             heads_up_button = view.num_seats == 2 and position is Position.LATE
             needed = HEADS_UP_BUTTON_OPEN_SCORE if heads_up_button else OPEN_SCORE[position]

@@ -33,7 +33,8 @@ from engine.view import PlayerView
 
 @dataclass(frozen=True, slots=True)
 class FirstIn:
-    """A first-in spot: the effective stack in big blinds and how many players are behind."""
+    """A first-in spot: the effective stack in big blinds (in straddles when someone
+    straddled: the straddle is the preflop's big blind) and how many players are behind."""
 
     stack: float
     behind: int
@@ -48,7 +49,7 @@ def first_in(view: PlayerView) -> FirstIn | None:
         return None
     if not opponents_in_hand(view) or not legal_of(view).can_bet_or_raise:
         return None
-    return FirstIn(effective_stack(view) / view.big_blind, len(opponents_in_hand(view)))
+    return FirstIn(effective_stack(view) / view.preflop_blind, len(opponents_in_hand(view)))
 
 
 def shove_or_fold(view: PlayerView, spot: FirstIn, rng: random.Random,
@@ -112,7 +113,7 @@ def shove_range(view: PlayerView) -> Floats:
     earlier = records[:index]
     behind = view.num_seats - 1 - sum(record.kind is ActionKind.FOLD for record in earlier)
     depth = min(view.stacks[raiser] + view.bets[raiser],
-                view.stacks[view.seat] + view.bets[view.seat]) / view.big_blind
+                view.stacks[view.seat] + view.bets[view.seat]) / view.preflop_blind
     if any(record.kind is not ActionKind.FOLD for record in earlier):
         return push_fold.call_range(depth, behind)
     return push_fold.shove_range(depth, behind)

@@ -207,7 +207,7 @@ def test_the_module_runs_as_a_command_and_fails_cleanly():
     assert bad.returncode == 1
     assert bad.stderr.strip() == ("python -m engine.replay: error: a scenario is a JSON object "
                                   "with keys stacks, button, small_blind, big_blind, ante, "
-                                  "hole_cards, board, actions, not an array")
+                                  "hole_cards, board, actions, straddle, not an array")
 
 
 # --- fuzzing: any JSON value, and any mutation of a valid scenario, gets status 0 or 1 -----
