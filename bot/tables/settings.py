@@ -19,6 +19,8 @@ MIN_SEATS = 2
 MAX_SEATS = 9
 TOURNAMENT_CREATORS = ("managers", "anyone")
 """Who may create tournaments in a server (``TableSettings.tournament_creators``)."""
+STRADDLES = ("off", "utg", "button")
+"""Who may straddle at cash tables (``TableSettings.straddle``; ``engine.hand.Straddle``)."""
 SPECTATOR_DELAYS = ("none", "street", "hand")
 """How far behind the play spectators of a live table are (``TableSettings.spectator_delay``)."""
 
@@ -68,6 +70,14 @@ class TableSettings:
     """Whether **My cards** shows a coach's hint (the hand in words, draws, equity); ``None``
     is the default: on at cash tables, off at tournament tables, where help from the bot
     during play would be outside help in a contest."""
+    straddle: str = "off"
+    """Whether cash tables deal a live straddle of two big blinds: ``"off"``, ``"utg"``
+    (the seat after the big blind) or ``"button"`` (a Mississippi straddle). Never at a
+    tournament table, nor heads-up."""
+    straddle_mandatory: bool = False
+    """Whether the straddle is posted every hand (when its seat has chips); otherwise it is
+    voluntary, and only a bot with at least ``engine.strategies.STRADDLE_DEPTH`` big blinds
+    chooses it."""
     spectator_delay: str = "none"
     """What spectators of the table's live web page see: ``"none"``, each action as it
     happens; ``"street"``, a street once the next one starts (or the hand ends); ``"hand"``,
@@ -123,6 +133,13 @@ class TableSettings:
             raise InvalidSettings(tr(
                 "The spectator delay is “none”, “street” or “hand”, not “{value}”.",
                 value=str(self.spectator_delay)[:20]))
+        if self.straddle not in STRADDLES:
+            raise InvalidSettings(tr(
+                "The straddle is “off”, “utg” or “button”, not “{value}”.",
+                value=str(self.straddle)[:20]))
+        if not isinstance(self.straddle_mandatory, bool):
+            raise InvalidSettings(tr("{setting} must be on or off.",
+                                     setting="straddle_mandatory"))
         if self.hints is not None and not isinstance(self.hints, bool):
             raise InvalidSettings(tr("{setting} must be on or off.", setting="hints"))
         if self.language and (not isinstance(self.language, str)

@@ -218,6 +218,7 @@ async def test_a_multi_table_tournament_of_bots_resumes_after_a_crash_and_pays_t
         assert saved.state is not None
         state = SavedTournamentState.from_json(saved.state)
         again, notifier = new_manager(ledger, clock)
+        await again.gateway_down(0)  # as the bot starts: nothing deals before it connects
         await again.start(resume=True)
         status = again.tournaments.status(tid)
         assert {e.player: e.chips for e in status.entrants if e.place is None} == {
@@ -227,6 +228,7 @@ async def test_a_multi_table_tournament_of_bots_resumes_after_a_crash_and_pays_t
         assert {e.player: e.place for e in status.entrants if e.place is not None} == \
             state.standings().places
         assert set(status.table_channel_ids) == {seat.channel_id for seat in state.seats}
+        await again.gateway_up(0)
         await eventually(lambda: bool(notifier.tournament_results), timeout=30.0)
         await again.tournaments.wait_until_done()
         [results] = notifier.tournament_results
