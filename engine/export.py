@@ -6,12 +6,12 @@ cards, actions and results are the engine's own:
 * PokerStars text (``pokerstars``), which PokerTracker 4, Hold'em Manager and GTO Wizard
   import: ``engine.history``'s writer with the viewer as hero, so it always has a
   "Dealt to" line with the viewer's cards; other players' cards only where they were shown
-  at showdown. Hands are separated by two blank lines, as PokerStars writes them.
+  at showdown. Each hand is followed by two blank lines, as PokerStars writes them.
 * PHH, the open Poker Hand History standard (``phh``): a ``.phhs`` file whose hands are TOML
-  tables named by hand id, as ``pokerkit.HandHistory.loads_all`` reads them. Players are
-  listed from the seat left of the button (the button last), as PHH counts them; cards
-  the viewer may not see are ``????``; the ledger's final stacks are in
-  ``finishing_stacks``.
+  tables named by hand id, as ``pokerkit.HandHistory.loads_all`` reads them, each followed
+  by a blank line. Players are listed from the seat left of the button (the button last),
+  as PHH counts them; cards the viewer may not see are ``????``; the engine's final stacks
+  are in ``finishing_stacks``.
 
 What the formats cannot carry (said in README too):
 
@@ -61,23 +61,25 @@ class ExportedHand:
 
 
 def pokerstars(hands: Iterable[ExportedHand]) -> str:
-    """The hands as one PokerStars hand-history file (see the module docstring).
+    """The hands as one PokerStars hand-history file (see the module docstring); the files
+    of several lists of hands, one after another, are the file of them all.
 
     Raises ``engine.hand.IllegalActionError`` for a record that does not play.
     """
-    return "\n\n".join(
+    return "".join(
         format_hand_history(hand.record.play(), hand_id=hand.hand_id, table_name=hand.table,
                             player_names=export_names(hand.names),
-                            started_at=hand.started_at, hero=hand.viewer)
+                            started_at=hand.started_at, hero=hand.viewer) + "\n\n"
         for hand in hands)
 
 
 def phh(hands: Iterable[ExportedHand]) -> str:
-    """The hands as one PHH ``.phhs`` file, a TOML table per hand (see the module docstring).
+    """The hands as one PHH ``.phhs`` file, a TOML table per hand (see the module docstring);
+    the files of several lists of hands, one after another, are the file of them all.
 
     Raises ``engine.hand.IllegalActionError`` for a record that does not play.
     """
-    return "\n".join(_phh_hand(hand) for hand in hands)
+    return "".join(_phh_hand(hand) + "\n" for hand in hands)
 
 
 def export_names(names: Sequence[str]) -> list[str]:

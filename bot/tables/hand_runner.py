@@ -38,9 +38,10 @@ from bot.tables.snapshots import PublicState
 from bot.worker_link import WorkerFailed
 from engine.actions import Action, ActionKind
 from engine.cards import Deck
-from engine.hand import Hand
+from engine.hand import Hand, Straddle, straddle_seat
 from engine.hand_record import RecordedHand
 from engine.history import format_hand_history
+from engine.strategies import bot_straddles
 
 log = logging.getLogger(__name__)
 
@@ -222,11 +223,19 @@ class HandRunner:
                 raise RuntimeError("fewer than two players can be dealt in")
             button = current.next_button(dealt)
             settings = self._lobby.settings
+            # Straddles are for cash tables: mandatory, or a bot's choice by a stated rule.
+            straddle = None if settings.straddle == "off" or self._lobby.deals_sitting_out \
+                else Straddle(settings.straddle)
+            straddler = straddle_seat(len(dealt), button, straddle)
+            if straddler is not None and not settings.straddle_mandatory and not (
+                    dealt[straddler].is_bot
+                    and bot_straddles(dealt[straddler].stack, settings.big_blind)):
+                straddle = None
             hand = Hand(
                 [seat.stack for seat in dealt], button, settings.small_blind,
                 settings.big_blind, settings.ante,
                 Deck(self._deck_rng) if self._deck_rng is not None else None,
-                offer_run_it_twice=True,
+                offer_run_it_twice=True, straddle=straddle,
             )
             hand_id = await self._ledger.begin_hand(
                 self._lobby.guild_id, self._channel_id, current.number + 1,

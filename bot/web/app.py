@@ -47,6 +47,7 @@ ROUTE_MODULES = (
     "bot.web.pages",
     "bot.web.operations",
     "bot.web.live_routes",
+    "bot.web.export_routes",
 )
 """The modules whose ``routes`` the application serves; live tables and exports add theirs
 (``bot.web.live_routes``, ``bot.web.export_routes``) here, one line each."""

@@ -93,4 +93,21 @@ def _load(spec: str) -> Strategy:
     return strategy
 
 
-__all__ = ["LEVELS", "STRATEGIES", "Strategy", "make_strategy"]
+STRADDLE_DEPTH = 50
+"""A bot that may choose to straddle does so with at least this many big blinds behind: the
+straddle buys position preflop (it acts last) for two big blinds, cheap at that depth, while
+a short stack would spend a big share of its chips out of the hand's best spots."""
+
+
+def bot_straddles(stack: int, big_blind: int) -> bool:
+    """Whether a bot in the straddle's seat posts a voluntary straddle with ``stack`` chips
+    (the rule of ``STRADDLE_DEPTH``), so that bots straddle by a rule a table can state.
+
+    >>> bot_straddles(1000, 20), bot_straddles(999, 20)
+    (True, False)
+    """
+    return stack >= STRADDLE_DEPTH * big_blind
+
+
+__all__ = ["LEVELS", "STRADDLE_DEPTH", "STRATEGIES", "Strategy", "bot_straddles",
+           "make_strategy"]
