@@ -30,6 +30,7 @@ from bot.ledger import (
     TournamentStats,
     server_habits,
 )
+from bot.ledger.ledger import MAX_HANDS_PER_READ
 from bot.render.leaderboard_chart import (
     LEADERBOARD_VALUES,
     leaderboard_value,
@@ -39,6 +40,7 @@ from bot.render.replay import render_replay
 from bot.render.review_chart import render_review_chart
 from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart, signed
 from bot.tables.notifier import SeatState
+from engine.export import phh, pokerstars
 from engine.hand_record import RecordedHand
 from engine.history import visible_to
 
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
 
 LEADERBOARD_PAGE_SIZE = 10
+EXPORT_COUNT = 100
+"""How many hands ``/history export`` sends when no count is given."""
 REVIEW_LIMIT = 4096
 """Discord's limit on an embed's description, which holds a review's decisions."""
 SCOPE_CHOICES = [app_commands.Choice(name="This server", value="server"),
@@ -230,13 +234,20 @@ class AccountCog(commands.Cog, name="Account"):
 
     @app_commands.command(description="The history of a hand, as a text file (other players' "
                                       "unshown cards left out).")
-    @app_commands.describe(hand="The hand's id (default: your latest hand)")
+    @app_commands.describe(hand="The hand's id (default: your latest hand)",
+                           export="Your latest hands here instead, as files for tracking tools",
+                           count="How many of your latest hands to export (default 100)")
     @app_commands.guild_only()
     async def history(
         self,
         interaction: discord.Interaction[HoldemBot],
         hand: int | None = None,
+        export: bool = False,
+        count: app_commands.Range[int, 1, MAX_HANDS_PER_READ] | None = None,
     ) -> None:
+        if export or count is not None:
+            await self._export(interaction, hand, count or EXPORT_COUNT)
+            return
         user_id = interaction.user.id
         record = await within_deadline(interaction, self._finished_hand(interaction, hand))
         text = visible_to(record.history_text, len(record.participants),
@@ -247,6 +258,28 @@ class AccountCog(commands.Cog, name="Account"):
                     hand=str(record.hand_id), tournament=str(record.tournament_id))
         await reply(interaction, heading,
                     file=discord.File(history, filename=f"hand-{record.hand_id}.txt"))
+
+    async def _export(self, interaction: discord.Interaction[HoldemBot], hand: int | None,
+                      count: int) -> None:
+        """``/history export``: the member's latest ``count`` hands in this server, for them
+        alone, as the web's ``/me/hands.txt`` and ``/me/hands.phhs`` files (``engine.export``:
+        their own cards and the shown ones, nobody else's). Writing them replays every hand,
+        so it runs off the event loop."""
+        if hand is not None:
+            raise InputError(tr("Give either a hand or export: export sends your latest "
+                                "hands."))
+        hands = await within_deadline(interaction, self.bot.ledger.hands_to_export(
+            interaction.user.id, guild_id=interaction.guild_id or 0, limit=count))
+        if not hands:
+            raise InputError(tr("You have not finished a hand here yet."))
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        text, phhs = await asyncio.to_thread(lambda: (pokerstars(hands), phh(hands)))
+        name = f"holdem-hands-{interaction.guild_id}"
+        await reply(interaction, tr("Your latest {count} hands here, for tracking tools: "
+                                    "PokerStars text and PHH.", count=len(hands)),
+                    files=[discord.File(io.BytesIO(text.encode()), filename=f"{name}.txt"),
+                           discord.File(io.BytesIO(phhs.encode()), filename=f"{name}.phhs")])
 
     @app_commands.command(description="A hand replayed as an animated picture (other players' "
                                       "unshown cards face down).")
