@@ -24,6 +24,10 @@ What the formats cannot carry (said in README too):
   pokerkit plays them without antes. PHH carries them, but pokerkit puts a whole ante in
   the main pot even beside a player who could not cover it, where the engine keeps that
   player to the part they paid for: such hands end otherwise there.
+* Straddles, in pokerkit's PokerStars parser, which reads no "posts straddle" line. PHH
+  carries them in ``blinds_or_straddles`` (at the straddler's place), but not the rule that
+  the preflop's minimum raise is the straddle: pokerkit allows smaller raises there, so the
+  hands play the same but their legal choices are not all the engine's.
 * Odd chips: the engine gives a split pot's odd chips one by one from the first winner
   left of the button (the rule); pokerkit gives a pot's whole remainder to that first
   winner.
@@ -119,10 +123,13 @@ def _phh_hand(exported: ExportedHand) -> str:
     actions += _phh_actions(hand, player)
     names = export_names(exported.names)
     started = exported.started_at
+    blinds = [hand.small_blind, hand.big_blind] + [0] * (hand.num_seats - 2)
+    if hand.straddle_seat is not None:
+        blinds[order.index(hand.straddle_seat)] = hand.straddle_amount
     fields: list[tuple[str, object]] = [
         ("variant", "NT"),
         ("antes", [hand.ante] * hand.num_seats),
-        ("blinds_or_straddles", [hand.small_blind, hand.big_blind] + [0] * (hand.num_seats - 2)),
+        ("blinds_or_straddles", blinds),
         ("min_bet", hand.big_blind),
         ("starting_stacks", [hand.starting_stacks[seat] for seat in order]),
         ("actions", actions),

@@ -4,9 +4,10 @@ engine's result; and nobody's unshown cards in any player's export.
 
 pokerkit's differences, which engine.export's docstring lists, are mapped rather than bent:
 odd chips go to pokerkit's first winner (``stacks_with_pokerkit_odd_chips``); a hand run twice
-plays there as run once; its PokerStars parser reads no ante lines, so hands with antes are
-read by that parser taught the ante line (its own ``ANTE_POSTING`` hook); a player who could
-not cover the ante is kept to the part they paid for here, not there.
+plays there as run once; its PokerStars parser reads no ante or straddle lines, so hands with
+antes are read by that parser taught the ante line (its own ``ANTE_POSTING`` hook) and only
+the PHH hands straddle; a player who could not cover the ante is kept to the part they paid
+for here, not there.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pokerkit.notation import PokerStarsParser
 from engine.cards import Card, Deck, cards_str, parse_cards
 from engine.events import Showed
 from engine.export import ExportedHand, phh, pokerstars
-from engine.hand import Hand
+from engine.hand import Hand, Straddle
 from engine.hand_record import RecordedHand
 from tests.engine.random_hands import play_out, random_hands
 from tests.engine.test_hand_vs_pokerkit import stacks_with_pokerkit_odd_chips
@@ -41,7 +42,8 @@ class PokerStarsWithAntes(PokerStarsParser):
     ANTE_POSTING = re.compile(r"(?P<player>.+): posts the ante (?P<ante>[0-9]+)")
 
 
-def random_hand(rng: random.Random, *, ante: bool, short_of_ante: bool = False) -> Hand:
+def random_hand(rng: random.Random, *, ante: bool, short_of_ante: bool = False,
+                straddle: Straddle | None = None) -> Hand:
     """A finished hand: 2 to 9 seats, short and deep stacks, sometimes run twice."""
     seats = rng.randint(2, 9)
     big_blind = rng.choice((2, 10, 20))
@@ -51,7 +53,7 @@ def random_hand(rng: random.Random, *, ante: bool, short_of_ante: bool = False) 
               else rng.randint(least, 60 * big_blind) for _ in range(seats)]
     hand = Hand(stacks, rng.randrange(seats), big_blind // 2, big_blind, ante_chips,
                 Deck(rng=rng), auto_muck=rng.random() < 0.5,
-                offer_run_it_twice=rng.random() < 0.3)
+                offer_run_it_twice=rng.random() < 0.3, straddle=straddle)
     play_out(hand, rng)
     return hand
 
@@ -99,7 +101,8 @@ def test_every_pokerstars_export_parses_in_pokerkit_and_ends_as_the_engine_did(a
 @pytest.mark.slow
 def test_every_phh_export_loads_in_pokerkit_and_ends_as_the_engine_did():
     rng = random.Random(20250602)
-    hands = [random_hand(rng, ante=rng.random() < 0.5, short_of_ante=rng.random() < 0.1)
+    hands = [random_hand(rng, ante=rng.random() < 0.5, short_of_ante=rng.random() < 0.1,
+                         straddle=rng.choice([None, None, *Straddle]))
              for _ in range(2 * HANDS)]
     viewers = [rng.randrange(hand.num_seats) for hand in hands]
     text = phh(exported(hand, number + 1, viewer)
