@@ -14,6 +14,7 @@ from bot.amounts import parse_amount
 from bot.errors import InputError
 from bot.i18n import ENGLISH, Language, Text, tr
 from engine.blinds import PRESETS as STRUCTURES
+from engine.hand import Straddle
 from engine.strategies import LEVELS as BOT_LEVELS
 
 DEFAULT_BOTS = ("easy", "medium", "hard")
@@ -58,6 +59,9 @@ class PlayOptions:
     """The tournament's blind structure preset (``turbo``, ``regular``, ``deep``)."""
     starting_stack: int = DEFAULT_STARTING_STACK
     """The tournament's starting stack (``--stack``)."""
+    straddle: str = "off"
+    """``--straddle utg|button``: a straddle of two big blinds posted every hand at a cash
+    table, by the seat after the big blind or by the button (``TableSettings.straddle``)."""
     hints: bool = False
     """``--hints``: the coach's hint (``engine.coach.hint``) before each of the player's
     turns, at a cash table or in a tournament."""
@@ -190,6 +194,11 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
     )
     parser.add_argument("--fast", action="store_true",
                         help=say(tr("no pauses before bots act")))
+    parser.add_argument(
+        "--straddle", choices=[str(kind) for kind in Straddle], default="off",
+        help=say(tr("a straddle of two big blinds every hand at a cash table: utg, the seat "
+                    "after the big blind, or button")),
+    )
     parser.add_argument("--hints", action="store_true",
                         help=say(tr("before each of your turns, a hint: your hand in words, "
                                     "draws and outs, your equity")))
@@ -230,4 +239,5 @@ def parse_options(argv: Sequence[str], language: Language = ENGLISH) -> PlayOpti
         database_path=database, seed=args.seed, fast=args.fast, colour=args.colour,
         tournament=args.tournament, structure=args.structure,
         starting_stack=args.stack, language=args.language, hints=args.hints,
+        straddle=args.straddle,
     )

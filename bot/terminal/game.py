@@ -47,7 +47,8 @@ def table_settings(options: PlayOptions) -> TableSettings:
         small_blind=options.small_blind, big_blind=options.big_blind,
         turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME,
         next_hand_delay=next_hand, bot_delay_min=bot_min, bot_delay_max=bot_max,
-        hints=options.hints,
+        hints=options.hints, straddle=options.straddle,
+        straddle_mandatory=options.straddle != "off",
     )
 
 

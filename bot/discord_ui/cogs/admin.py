@@ -36,6 +36,10 @@ WEB_PAGE_CHOICES = [app_commands.Choice(name="Public", value="public"),
                     app_commands.Choice(name="Members", value="members"),
                     app_commands.Choice(name="Off", value="off")]
 """Who may read the server's web pages (``bot.web_access``)."""
+STRADDLE_CHOICES = [app_commands.Choice(name="Off", value="off"),
+                    app_commands.Choice(name="Under the gun", value="utg"),
+                    app_commands.Choice(name="Button (Mississippi)", value="button")]
+"""Who may straddle at cash tables (``TableSettings.straddle``)."""
 FOLLOW_SERVER = "auto"
 """The ``language`` choice that follows the server's own Discord language (stored as "")."""
 
@@ -75,9 +79,13 @@ class AdminCog(commands.Cog, name="Admin"):
         hints="Hints in My cards: the hand in words, draws, equity (default: on at cash "
               "tables, off in tournaments)",
         web_page="Who may read this server's web pages (default: members, logged in)",
+        straddle="A live straddle of two big blinds at cash tables: off, under the gun or "
+                 "on the button",
+        straddle_mandatory="On: the straddle is posted every hand; off: only bots choose it",
     )
     @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES,
-                          hints=HINT_CHOICES, web_page=WEB_PAGE_CHOICES)
+                          hints=HINT_CHOICES, web_page=WEB_PAGE_CHOICES,
+                          straddle=STRADDLE_CHOICES, straddle_mandatory=HINT_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -100,6 +108,8 @@ class AdminCog(commands.Cog, name="Admin"):
         tournament_creators: str | None = None,
         hints: str | None = None,
         web_page: str | None = None,
+        straddle: str | None = None,
+        straddle_mandatory: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -112,6 +122,9 @@ class AdminCog(commands.Cog, name="Admin"):
             "language": "" if language == FOLLOW_SERVER else language,
             "tournament_creators": tournament_creators,
             "hints": None if hints is None else hints == "on",
+            "straddle": straddle,
+            "straddle_mandatory": None if straddle_mandatory is None
+            else straddle_mandatory == "on",
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -207,9 +220,20 @@ def settings_embed(settings: TableSettings, title: Message,
     embed.add_field(name=render(tr("Hints in My cards")), value=render(
         tr("On at cash tables, off in tournaments") if settings.hints is None
         else tr("On") if settings.hints else tr("Off")))
+    embed.add_field(name=render(tr("Straddle")), value=render(straddle_text(settings)))
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed
+
+
+def straddle_text(settings: TableSettings) -> Message:
+    """Who straddles at the server's cash tables, and whether they must."""
+    if settings.straddle == "off":
+        return tr("Off")
+    seat = tr("under the gun") if settings.straddle == "utg" else tr("on the button")
+    if settings.straddle_mandatory:
+        return tr("Two big blinds {seat}, every hand", seat=seat)
+    return tr("Two big blinds {seat}, when a bot there chooses it", seat=seat)
 
 
 WEB_PAGE_TEXTS: dict[WebPage, Message] = {
