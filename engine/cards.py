@@ -177,6 +177,26 @@ class Deck:
         deck._cards = rest + list(reversed(top))
         return deck
 
+    @classmethod
+    def replaying(cls, top: Sequence[Card]) -> Deck:
+        """A deck whose first cards dealt are ``top`` in order, the rest after them in card
+        order: for replaying a recorded hand, every card of which is in ``top``. Shuffling the
+        rest, as ``stacked`` does, drew dozens of OS random numbers per replay for cards
+        never dealt (a third of the CPU of counting a settled hand's habits).
+
+        >>> deck = Deck.replaying(parse_cards("Ah Kd"))
+        >>> cards_str(deck.deal(3))
+        'Ah Kd 2c'
+
+        Raises ``ValueError`` if ``top`` holds a card twice or a non-card.
+        """
+        check_distinct(top)
+        deck = cls.__new__(cls)
+        chosen = set(top)
+        deck._cards = [card for card in reversed(FULL_DECK) if card not in chosen]
+        deck._cards += reversed(top)
+        return deck
+
     def __len__(self) -> int:
         return len(self._cards)
 

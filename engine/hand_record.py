@@ -230,4 +230,4 @@ def _deck(hole_cards: Sequence[Sequence[Card]], boards: Sequence[Sequence[Card]]
         if position in _BURN_BEFORE:
             top.append(next(burns))
         top.append(card)
-    return Deck.stacked(top)
+    return Deck.replaying(top)

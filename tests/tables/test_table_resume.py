@@ -48,9 +48,16 @@ async def seated_mid_hand(ledger: Ledger) -> tuple[TableManager, RecordingNotifi
     await manager.add_bots(GUILD, CHANNEL, "calling")
     await eventually(lambda: len(notifier.outcomes) >= 2)
     notifier.auto_actions.clear()  # the next turn of a person waits
-    await eventually(lambda: bool(notifier.prompts) and manager.state(CHANNEL).is_hand_running
-                     and manager.state(CHANNEL).to_act is not None
-                     and manager.state(CHANNEL).to_act.user_id is not None)
+    seen = len(notifier.prompts)  # (those may have been answered already)
+
+    def waiting_for_a_person() -> bool:
+        state = manager.state(CHANNEL)
+        if len(notifier.prompts) <= seen or state is None or state.to_act is None:
+            return False
+        user, prompt = notifier.prompts[-1]
+        return prompt.turn.hand == state.hand_id and state.to_act.user_id == user
+
+    await eventually(waiting_for_a_person)
     state = manager.state(CHANNEL)
     assert state is not None and state.button_seat is not None
     return manager, notifier, state.button_seat
