@@ -167,6 +167,8 @@ class _Narrator:
                     posted.append(
                         tr("{name} posts the small blind {amount}", name=name,
                            amount=event.amount) if event.forced is Forced.SMALL_BLIND else
+                        tr("{name} posts a straddle of {amount}", name=name,
+                           amount=event.amount) if event.forced is Forced.STRADDLE else
                         tr("{name} posts the big blind {amount}", name=name,
                            amount=event.amount))
             elif isinstance(event, HoleCardsDealt):
