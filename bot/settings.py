@@ -146,6 +146,9 @@ class WebSettings:
     oauth_base: str = "https://discord.com/api"
     """``DISCORD_OAUTH_BASE``: where the login sends people to authorize (``/oauth2/authorize``)
     and asks for tokens and the person's servers; tests point it at the fake Discord."""
+    in_bot: bool = False
+    """True when ``WEB_PORT`` is set: ``python -m bot`` then serves the web companion too, with
+    its live tables (which need the bot's state, ``bot.web.live``)."""
 
     @property
     def url(self) -> str:
@@ -174,6 +177,7 @@ class WebSettings:
             session_secret=env.get("WEB_SESSION_SECRET", "").strip() or None,
             oauth_base=_web_address("DISCORD_OAUTH_BASE", env.get("DISCORD_OAUTH_BASE", ""))
             or "https://discord.com/api",
+            in_bot=bool(port_text),
         )
 
 

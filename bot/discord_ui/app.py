@@ -13,6 +13,7 @@ import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import discord
 import yarl
@@ -33,7 +34,9 @@ from bot.process import PROCESS_TOKEN
 from bot.render.pictures import Pictures
 from bot.settings import Settings
 from bot.tables.bot_worker import BotWorker
+from bot.tables.fan_out import FanOutNotifier, TableWatcher
 from bot.tables.manager import TableManager
+from bot.tables.notifier import Notifier
 from bot.tables.settings import TableSettings
 from bot.tables.shard_lease import ShardLease
 
@@ -55,6 +58,23 @@ records are looked at in a row); a burst beyond them can only be spam, which wou
 queue work for everyone at the table."""
 
 
+class Companion(Protocol):
+    """A front end served from the bot's process beside Discord (the web companion with its
+    live tables, ``bot.web.live_server``): it watches every table and runs while the bot
+    does."""
+
+    @property
+    def watcher(self) -> TableWatcher:
+        """What it hears of the tables (public state only)."""
+        ...
+
+    async def start(self, ledger: Ledger, tables: TableManager) -> None:
+        """Start serving, over the bot's ledger and tables (before the tables open again)."""
+
+    async def close(self) -> None:
+        """Stop serving (harmless when it never started)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotOptions:
     """How the application runs, beyond the process settings.
@@ -65,7 +85,7 @@ class BotOptions:
     take before the person is sent to the My cards button instead. ``cooldowns`` limit how
     often one member may use a command: ``{name: (uses, per seconds)}``. ``shard_owner``
     names this bot in its claim on its shards; two bots with the same name would not keep
-    each other out.
+    each other out. ``companion`` is served from the same process and watches the tables.
     """
 
     sync_commands: bool = True
@@ -78,6 +98,7 @@ class BotOptions:
     cooldowns: Mapping[str, tuple[int, float]] = field(
         default_factory=lambda: dict(COMMAND_COOLDOWNS))
     shard_owner: str = PROCESS_TOKEN
+    companion: Companion | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +182,19 @@ class HoldemBot(commands.AutoShardedBot):
             remember_message=self._remember_table_message,
             dm_channel_book=LedgerDmChannels(self.ledger),
         )
+        companion = self.options.companion
+        notifier: Notifier = self.notifier if companion is None \
+            else FanOutNotifier(self.notifier, companion.watcher)
         self.tables = TableManager(
-            self.ledger, self.notifier, rng=self.options.rng,
+            self.ledger, notifier, rng=self.options.rng,
             default_settings=self.options.table_settings,
             bot_worker=BotWorker() if self.settings.bot_worker else None,
             shards=self.settings.shards,
         )
         self.notifier.use_guild_settings(self.tables.guild_settings)
         self.notifier.turn_pings.wanted = await self.ledger.turn_ping_users()
+        if companion is not None:
+            await companion.start(self.ledger, self.tables)
         for shard_id in self.settings.shards.ids:  # until each is ready (on_shard_ready):
             await self.tables.gateway_down(shard_id)  # no clock runs before a click can come
         report = await self.tables.start(resume=True)
@@ -316,6 +342,8 @@ class HoldemBot(commands.AutoShardedBot):
                 await self.tables.suspend(self.settings.drain_seconds)
             else:
                 await self.tables.shutdown()
+        if self.options.companion is not None:
+            await self.options.companion.close()
         if hasattr(self, "notifier"):
             await self.notifier.close()
         if self.pictures is not None:
