@@ -98,6 +98,7 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "010_hand_habits.sql",
         "011_turn_pings.sql",
         "012_table_states.sql",
+        "013_tournament_state.sql",
         "014_habit_totals.sql",
     ]
     assert [version for version, _ in migration_files(shipped)] == [
