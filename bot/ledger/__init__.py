@@ -46,6 +46,7 @@ from bot.ledger.errors import (
     UnknownHand,
     UnknownPlayer,
 )
+from bot.ledger.habits import HabitCounter, HandHabits
 from bot.ledger.ledger import MAX_PAGE_SIZE, Ledger
 from bot.ledger.records import (
     HABIT_FIGURES,
@@ -63,6 +64,7 @@ from bot.ledger.records import (
     LedgerTotals,
     PlayerKey,
     PlayerStats,
+    Purchases,
     RecoveryReport,
     SavedTable,
     SavedTournament,
@@ -94,8 +96,10 @@ __all__ = [
     "AlreadyRegistered",
     "AuditReport",
     "DailyNotReady",
+    "HabitCounter",
     "HabitFigure",
     "Habits",
+    "HandHabits",
     "HandInProgress",
     "HandParticipant",
     "HandRecord",
@@ -117,6 +121,7 @@ __all__ = [
     "NotSeated",
     "PlayerKey",
     "PlayerStats",
+    "Purchases",
     "RecoveryReport",
     "SavedTable",
     "SavedTournament",

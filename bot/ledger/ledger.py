@@ -467,10 +467,14 @@ class Ledger:
         participants: Sequence[HandParticipant],
         history_text: str,
         replay: str | None = None,
+        *,
+        habit_counts: Sequence[habits.HandHabits] | None = None,
     ) -> None:
         """Finish a hand in one transaction: escrow becomes the final stacks, the hand and
         everyone's result are recorded (with ``replay``, the hand as JSON for replays), and
-        people's stats are updated.
+        people's stats are updated. ``habit_counts`` are the players' habits in the order of
+        ``participants`` when the caller counted them as the hand was played
+        (``habits.HabitCounter``); otherwise they are counted from ``replay``.
 
         ``final_stacks`` and ``participants`` must name exactly the players of the hand, the
         total must equal the start-of-hand total, and each ``net`` must be final minus start;
@@ -484,8 +488,7 @@ class Ledger:
             raise UnbalancedHand("A player is listed twice among the participants.")
         for participant in participants:
             check_chips(participant.pot_won, "pot won")
-        counted = dict(zip(by_holder, habits.count_hand(hand_id, replay, len(by_holder)),
-                           strict=True))
+        counted = _habits_of(by_holder, hand_id, replay, habit_counts)
 
         known = self._snapshots.get(hand_id)
         if known is not None and self._settlements is not None:
@@ -548,12 +551,15 @@ class Ledger:
         participants: Sequence[HandParticipant],
         history_text: str,
         replay: str | None = None,
+        *,
+        habit_counts: Sequence[habits.HandHabits] | None = None,
     ) -> None:
         """Record a finished tournament hand: its history, replay and everyone's result in
         play chips. People's hand counts (played, won, at showdown, VPIP, PFR) include it;
         their net and biggest pot, which are real chips, do not. ``UnbalancedHand`` unless the
         results add up to nothing (or a player is listed twice), ``UnknownHand`` unless it is a
-        running tournament hand; nothing changes then."""
+        running tournament hand; nothing changes then. ``habit_counts`` as for
+        ``settle_hand``."""
         by_holder = {holder_of(p.player): p for p in participants}
         if len(by_holder) != len(participants):
             raise UnbalancedHand("A player is listed twice among the participants.")
@@ -561,8 +567,7 @@ class Ledger:
             raise UnbalancedHand("A tournament hand's results must add up to nothing.")
         for participant in participants:
             check_chips(participant.pot_won, "pot won")
-        counted = dict(zip(by_holder, habits.count_hand(hand_id, replay, len(by_holder)),
-                           strict=True))
+        counted = _habits_of(by_holder, hand_id, replay, habit_counts)
 
         def body() -> Script[None]:
             settled = yield from record_tournament_settlement(
@@ -1058,18 +1063,24 @@ class Ledger:
 
     async def create_tournament(
         self, guild_id: int, channel_id: int, creator_id: int, buy_in: int,
-        settings: Mapping[str, object],
+        settings: Mapping[str, object], *, addon_price: int = 0,
+        starts_at: float | None = None,
     ) -> int:
-        """Open a tournament for registration, with its escrow; its id. ``buy_in`` is 0 (a
-        freeroll) to ``MAX_CHIPS`` (``InvalidAmount``); ``settings`` are the runtime's, plain
-        JSON values (``InvalidRequest``), kept as they are."""
+        """Open a tournament for registration, with its escrow; its id. ``buy_in`` and
+        ``addon_price`` (what an add-on costs, when its settings offer one) are 0 to
+        ``MAX_CHIPS`` (``InvalidAmount``); ``settings`` are the runtime's, plain JSON values
+        (``InvalidRequest``), kept as they are; ``starts_at`` (unix time) schedules its
+        start."""
         check_id(guild_id, "server")
         check_id(channel_id, "channel")
         check_id(creator_id, "user")
         buy_in = tournaments.check_buy_in(buy_in)
+        addon_price = tournaments.check_buy_in(addon_price)
         text = tournaments.settings_text(settings)
+        starts_at = tournaments.check_start(starts_at)
         return await self._db.write(lambda: tournaments.create(
-            guild_id, channel_id, creator_id, buy_in, text, self._clock()))
+            guild_id, channel_id, creator_id, buy_in, text, self._clock(), addon_price,
+            starts_at))
 
     async def register_tournament(self, tournament_id: int, player: PlayerKey) -> int:
         """Enter ``player`` and move the buy-in into the tournament's escrow, from their
@@ -1088,6 +1099,46 @@ class Ledger:
         holder = holder_of(player)
         await self._db.write(
             lambda: tournaments.unregister(tournament_id, holder, self._clock()))
+
+    async def tournament_rebuy(self, tournament_id: int, player: PlayerKey) -> int:
+        """``player`` rebuys in a running tournament: the buy-in moves from their balance (a
+        bot's from the house) into its escrow; their rebuys now. The runtime says when a
+        rebuy is allowed; the ledger refuses more than the settings' ``rebuys``
+        (``InvalidRequest``), ``TournamentNotOpen``, ``NotRegistered``,
+        ``InsufficientChips``."""
+        return await self._buy_more(tournament_id, player, "rebuy")
+
+    async def tournament_addon(self, tournament_id: int, player: PlayerKey) -> int:
+        """``player`` takes the add-on of a running tournament whose settings offer one: its
+        price moves into the escrow; 1. Refusals as ``tournament_rebuy`` (a second add-on:
+        ``InvalidRequest``)."""
+        return await self._buy_more(tournament_id, player, "add-on")
+
+    async def tournament_reentry(self, tournament_id: int, player: PlayerKey) -> int:
+        """An eliminated ``player`` enters a running tournament offering re-entry again: the
+        buy-in moves into the escrow; their re-entries now. Refusals as
+        ``tournament_rebuy``."""
+        return await self._buy_more(tournament_id, player, "re-entry")
+
+    async def _buy_more(self, tournament_id: int, player: PlayerKey, what: str) -> int:
+        check_id(tournament_id, "tournament")
+        holder = holder_of(player)
+        return await self._db.write(
+            lambda: tournaments.buy_more(tournament_id, holder, what, self._clock()))
+
+    async def set_tournament_event(self, tournament_id: int, event_id: int | None) -> None:
+        """Keep the Discord Scheduled Event that announces a scheduled tournament."""
+        check_id(tournament_id, "tournament")
+        if event_id is not None:
+            check_id(event_id, "event")
+        await self._db.write(lambda: tournaments.set_schedule(tournament_id, event_id))
+
+    async def mark_tournament_reminded(self, tournament_id: int) -> bool:
+        """Note that a scheduled tournament's players were reminded; False when they already
+        were (or it is over), so that they are reminded once whatever the restarts."""
+        check_id(tournament_id, "tournament")
+        return await self._db.write(lambda: tournaments.set_schedule(
+            tournament_id, reminded_at=self._clock()))
 
     async def start_tournament(self, tournament_id: int) -> tuple[PlayerKey, ...]:
         """Close registration (the tournament is running); its entrants in registration
@@ -1229,6 +1280,19 @@ def _check_claim(owner: str, lease: float) -> None:
         raise InvalidRequest("A shard claim needs its owner's token.")
     if not lease > 0:
         raise InvalidRequest("A shard claim's lease must be a positive number of seconds.")
+
+
+def _habits_of(
+    by_holder: Mapping[Holder, HandParticipant], hand_id: int, replay: str | None,
+    counted: Sequence[habits.HandHabits] | None,
+) -> dict[Holder, habits.HandHabits]:
+    """Each player's habits in a settling hand: those the caller counted (``InvalidRequest``
+    unless one per player), else counted from the replay."""
+    if counted is None:
+        counted = habits.count_hand(hand_id, replay, len(by_holder))
+    elif len(counted) != len(by_holder):
+        raise InvalidRequest(f"{len(counted)} habit counts for {len(by_holder)} players.")
+    return dict(zip(by_holder, counted, strict=True))
 
 
 def _moves(start: Holdings, final: Mapping[Holder, int]) -> list[tuple[int, int]]:

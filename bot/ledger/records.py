@@ -294,11 +294,21 @@ class AuditReport:
 
 
 @dataclass(frozen=True, slots=True)
+class Purchases:
+    """What one entrant of a tournament bought after entering: rebuys, add-ons (0 or 1) and
+    re-entries, each paid into its escrow."""
+
+    rebuys: int = 0
+    addons: int = 0
+    reentries: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentInfo:
     """A tournament as the ledger knows it: who created it where, its buy-in and status, the
     runtime's ``settings`` (plain JSON values), its entrants in registration order and the
-    chips in its prize pool (its escrow: ``buy_in`` times the entrants until it is paid out
-    or refunded)."""
+    chips in its prize pool (its escrow: what the entrants paid, until it is paid out or
+    refunded), what each bought after entering, and its schedule."""
 
     id: int
     guild_id: int
@@ -309,6 +319,14 @@ class TournamentInfo:
     settings: Mapping[str, object] = field(hash=False)
     entrants: tuple[PlayerKey, ...] = ()
     pool: int = 0
+    purchases: Mapping[PlayerKey, Purchases] = field(default_factory=dict, hash=False)
+    """The entrants who bought rebuys, an add-on or re-entries (the others bought none)."""
+    starts_at: float | None = None
+    """When a scheduled tournament starts by itself (unix time); ``None`` when unscheduled."""
+    event_id: int | None = None
+    """The Discord Scheduled Event that announces it, once the front end made one."""
+    reminded: bool = False
+    """True once its players were reminded that it starts soon."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,9 +10,13 @@ movement is a pair of entries that sum to zero (``accounts``), noted with the to
 The chips played at tournament tables are not in the ledger: they are the tournament's play
 chips, and a crash refunds the buy-ins whatever the stacks were.
 
-So while a tournament is open (registering or running) its escrow holds ``buy_in`` times its
-entrants, and once it is finished or cancelled it holds nothing: ``escrow_problems`` checks
-both for ``audit()``.
+A running tournament also takes rebuys, add-ons and re-entries (``buy_more``): each moves its
+price into the same escrow with a ``buy-in`` entry noted with what it bought, and is counted
+on the entrant's row. So while a tournament is open (registering or running) its escrow holds
+``buy_in`` times its entrants, rebuys and re-entries plus ``addon_price`` times its add-ons;
+once it is finished or cancelled it holds nothing: ``escrow_problems`` checks both for
+``audit()``. A refund gives each entrant all they paid, and a person's tournament net counts
+all of it.
 
 These are scripts (``statements``) run inside the ``Ledger``'s transactions. Each write locks
 the tournament's row first, then its escrow, then the balances or house it pays from or into
@@ -23,6 +27,7 @@ balance take turns and the second sees what the first spent.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import cast
@@ -40,6 +45,7 @@ from bot.ledger.errors import (
 )
 from bot.ledger.records import (
     PlayerKey,
+    Purchases,
     SavedTournament,
     TournamentInfo,
     TournamentPlace,
@@ -61,6 +67,12 @@ OPEN_STATUSES = ("registering", "running")
 """A tournament in one of these holds its buy-ins; ``recover()`` refunds them (or, resuming,
 those it cannot resume)."""
 
+PURCHASES = {"rebuy": "rebuys", "add-on": "addons", "re-entry": "reentries"}
+"""What ``buy_more`` sells, and the column of ``tournament_entries`` that counts each."""
+
+PAID = "t.buy_in * (1 + e.rebuys + e.reentries) + t.addon_price * e.addons"
+"""What one entrant (``e``) paid into a tournament (``t``): SQL."""
+
 LEADERBOARD_VALUE = "p.tournament_net"
 """What ``leaderboard(by="tournaments")`` ranks people by: their net in finished
 tournaments (prizes won minus buy-ins paid), a column of ``players``."""
@@ -75,6 +87,15 @@ def check_buy_in(buy_in: object) -> int:
     if type(buy_in) is int and buy_in == 0:
         return 0
     return check_amount(buy_in)
+
+
+def check_start(starts_at: float | None) -> float | None:
+    """A scheduled start: a finite unix time, or ``None``; ``InvalidRequest`` otherwise."""
+    if starts_at is not None and (isinstance(starts_at, bool)
+                                  or not isinstance(starts_at, int | float)
+                                  or not math.isfinite(starts_at)):
+        raise InvalidRequest(f"A tournament cannot start at {starts_at!r}.")
+    return starts_at
 
 
 def settings_text(settings: Mapping[str, object]) -> str:
@@ -106,13 +127,14 @@ def check_prizes(prizes: Mapping[PlayerKey, int]) -> dict[Holder, int]:
 
 
 def create(
-    guild_id: int, channel_id: int, creator_id: int, buy_in: int, settings: str, now: float
+    guild_id: int, channel_id: int, creator_id: int, buy_in: int, settings: str, now: float,
+    addon_price: int = 0, starts_at: float | None = None,
 ) -> Script[int]:
     """Open a tournament for registration with its (empty) escrow; its id."""
     ((tournament_id,),) = yield from rows(
         "INSERT INTO tournaments (guild_id, channel_id, creator_id, buy_in, settings,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-        guild_id, channel_id, creator_id, buy_in, settings, now,
+        " created_at, addon_price, starts_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        guild_id, channel_id, creator_id, buy_in, settings, now, addon_price, starts_at,
     )  # fmt: skip
     escrow_id, _ = yield from account("escrow", guild_id, table_id=-int(tournament_id))
     yield from command(
@@ -144,12 +166,7 @@ def register(tournament_id: int, holder: Holder, now: float) -> Script[int]:
         pool = yield from _escrow_chips(escrow_id)
         if pool + buy_in > MAX_CHIPS:
             raise InvalidAmount(tr("A prize pool can hold at most {most} chips.", most=MAX_CHIPS))
-        if bot_name:
-            source_id, _ = yield from account("house", guild_id)
-        else:
-            source_id, balance = yield from person_account(guild_id, user_id)
-            if balance < buy_in:
-                raise InsufficientChips(buy_in, balance)
+        source_id = yield from _payer(guild_id, holder, buy_in)
         yield from _move({source_id: -buy_in, escrow_id: buy_in}, "buy-in", now, tournament_id)
     elif not bot_name:
         yield from person_account(guild_id, user_id, lock=False)  # UnknownPlayer if none
@@ -184,6 +201,66 @@ def unregister(tournament_id: int, holder: Holder, now: float) -> Script[None]:
         yield from _move({escrow_id: -buy_in, owner_id: buy_in}, "refund", now, tournament_id)
 
 
+def buy_more(tournament_id: int, holder: Holder, what: str, now: float) -> Script[int]:
+    """A running tournament's entrant buys a ``what`` (a key of ``PURCHASES``): its price
+    (the buy-in; an add-on's ``addon_price``) moves from their balance (a bot's from the
+    house) into the escrow; how many of it they have bought now. The runtime decides when
+    one may be bought; this refuses what the settings never allow, as a last guard:
+    ``TournamentNotOpen`` unless running, ``NotRegistered``, ``InvalidRequest`` past the
+    settings' rebuys, for a second add-on or one the settings do not offer, or a re-entry
+    they do not offer; ``InsufficientChips``; ``InvalidAmount`` past ``MAX_CHIPS``."""
+    guild_id, buy_in, status, escrow_id = yield from _locked(tournament_id)
+    if status != "running":
+        raise TournamentNotOpen(status)
+    column = PURCHASES[what]
+    user_id, bot_name = holder
+    row = yield from first_row(
+        f"SELECT e.{column}, t.addon_price, t.settings FROM tournament_entries e"
+        " JOIN tournaments t ON t.id = e.tournament_id"
+        " WHERE e.tournament_id = ? AND e.user_id = ? AND e.bot_name = ?",
+        tournament_id, user_id, bot_name,
+    )  # fmt: skip
+    if row is None:
+        raise NotRegistered()
+    bought, addon_price, settings = int(row[0]), int(row[1]), _settings(row[2])
+    allowed = {"rebuy": _setting_int(settings, "rebuys"),
+               "add-on": 1 if settings.get("addon") is True else 0,
+               "re-entry": MAX_CHIPS if settings.get("reentry") is True else 0}[what]
+    if bought >= allowed:
+        raise InvalidRequest(f"The tournament's settings allow no more {what}s.")
+    price = addon_price if what == "add-on" else buy_in
+    if price:
+        pool = yield from _escrow_chips(escrow_id)
+        if pool + price > MAX_CHIPS:
+            raise InvalidAmount(tr("A prize pool can hold at most {most} chips.", most=MAX_CHIPS))
+        source_id = yield from _payer(guild_id, holder, price)
+        yield from _move({source_id: -price, escrow_id: price}, "buy-in", now, tournament_id,
+                         what)
+    yield from command(
+        f"UPDATE tournament_entries SET {column} = {column} + 1"
+        " WHERE tournament_id = ? AND user_id = ? AND bot_name = ?",
+        tournament_id, user_id, bot_name,
+    )  # fmt: skip
+    return bought + 1
+
+
+def set_schedule(
+    tournament_id: int, event_id: int | None = None, *, reminded_at: float | None = None
+) -> Script[bool]:
+    """Note a scheduled tournament's Discord event, or that its players were reminded (only
+    once: False when they were already, or it is not open)."""
+    if reminded_at is not None:
+        changed = yield from command(
+            "UPDATE tournaments SET reminded_at = ? WHERE id = ? AND reminded_at IS NULL"
+            " AND status IN ('registering', 'running')",
+            reminded_at, tournament_id,
+        )  # fmt: skip
+    else:
+        changed = yield from command(
+            "UPDATE tournaments SET event_id = ? WHERE id = ?", event_id, tournament_id)
+    return bool(changed)
+
+
 def start(tournament_id: int, now: float) -> Script[tuple[PlayerKey, ...]]:
     """Close registration: the tournament is running; its entrants in registration order.
     ``TournamentNotOpen`` unless registering."""
@@ -201,10 +278,10 @@ def start(tournament_id: int, now: float) -> Script[tuple[PlayerKey, ...]]:
 def cancel(tournament_id: int, now: float) -> Script[None]:
     """Refund every buy-in of a registering or running tournament and mark it cancelled;
     ``TournamentNotOpen`` otherwise."""
-    guild_id, buy_in, status, escrow_id = yield from _locked(tournament_id)
+    guild_id, _, status, escrow_id = yield from _locked(tournament_id)
     if status not in OPEN_STATUSES:
         raise TournamentNotOpen(status)
-    yield from _refund_all(tournament_id, guild_id, buy_in, escrow_id, now)
+    yield from _refund_all(tournament_id, guild_id, escrow_id, now)
 
 
 def finish(
@@ -218,7 +295,7 @@ def finish(
     player who did not enter, or the prizes do not add up to the pool. A refusal writes
     nothing.
     """
-    guild_id, buy_in, status, escrow_id = yield from _locked(tournament_id)
+    guild_id, _, status, escrow_id = yield from _locked(tournament_id)
     if status != "running":
         raise TournamentNotOpen(status)
     entrants = yield from _entrants(tournament_id)
@@ -252,10 +329,11 @@ def finish(
         "UPDATE players SET tournaments_played = tournaments_played + 1,"
         " tournaments_cashed = tournaments_cashed + CASE WHEN e.prize > 0 THEN 1 ELSE 0 END,"
         " tournaments_won = tournaments_won + CASE WHEN e.place = 1 THEN 1 ELSE 0 END,"
-        " tournament_net = tournament_net + e.prize - ?"
-        " FROM tournament_entries e WHERE e.tournament_id = ? AND e.bot_name = ''"
+        f" tournament_net = tournament_net + e.prize - ({PAID})"
+        " FROM tournament_entries e JOIN tournaments t ON t.id = e.tournament_id"
+        " WHERE e.tournament_id = ? AND e.bot_name = ''"
         " AND players.guild_id = ? AND players.user_id = e.user_id",
-        buy_in, tournament_id, guild_id,
+        tournament_id, guild_id,
     )  # fmt: skip
     yield from command(
         "UPDATE tournaments SET status = 'finished', finished_at = ? WHERE id = ?",
@@ -273,12 +351,12 @@ def refund_open(
     which = "status = 'running' AND state IS NULL" if keep_resumable \
         else "status IN ('registering', 'running')"
     found = yield from rows(
-        "SELECT id, guild_id, buy_in, account_id FROM tournaments"
+        "SELECT id, guild_id, account_id FROM tournaments"
         f" WHERE {which} AND {owned} ORDER BY id",
         *owned_params, lock=True,
     )  # fmt: skip
-    for tournament_id, guild_id, buy_in, escrow_id in found:
-        yield from _refund_all(int(tournament_id), guild_id, buy_in, int(escrow_id), now)
+    for tournament_id, guild_id, escrow_id in found:
+        yield from _refund_all(int(tournament_id), guild_id, int(escrow_id), now)
     return tuple(int(row[0]) for row in found)
 
 
@@ -295,16 +373,23 @@ def save_state(tournament_id: int, state: str) -> Script[None]:
 
 
 def info(tournament_id: int) -> Script[TournamentInfo | None]:
-    """The tournament with its entrants and pool, or ``None`` if there is no such one."""
+    """The tournament with its entrants, pool, purchases and schedule, or ``None`` if there
+    is no such one."""
     row = yield from first_row(
         "SELECT t.id, t.guild_id, t.channel_id, t.creator_id, t.buy_in, t.status, t.settings,"
-        " a.chips FROM tournaments t JOIN accounts a ON a.id = t.account_id WHERE t.id = ?",
+        " a.chips, t.starts_at, t.event_id, t.reminded_at"
+        " FROM tournaments t JOIN accounts a ON a.id = t.account_id WHERE t.id = ?",
         tournament_id,
     )
     if row is None:
         return None
-    found, guild_id, channel_id, creator_id, buy_in, status, settings, pool = row
-    entrants = yield from _entrants(tournament_id)
+    found, guild_id, channel_id, creator_id, buy_in, status, settings, pool, starts_at, \
+        event_id, reminded_at = row
+    bought = yield from rows(
+        "SELECT user_id, bot_name, rebuys, addons, reentries FROM tournament_entries"
+        " WHERE tournament_id = ? ORDER BY rowid",
+        tournament_id,
+    )
     return TournamentInfo(
         id=int(found),
         guild_id=int(guild_id),
@@ -313,8 +398,15 @@ def info(tournament_id: int) -> Script[TournamentInfo | None]:
         buy_in=int(buy_in),
         status=cast(TournamentStatus, status),
         settings=MappingProxyType(json.loads(settings)),
-        entrants=tuple(player_key(*holder) for holder in entrants),
+        entrants=tuple(player_key(user_id, bot_name) for user_id, bot_name, *_ in bought),
         pool=int(pool),
+        purchases=MappingProxyType({
+            player_key(user_id, bot_name): Purchases(int(rebuys), int(addons), int(reentries))
+            for user_id, bot_name, rebuys, addons, reentries in bought
+            if rebuys or addons or reentries}),
+        starts_at=None if starts_at is None else float(starts_at),
+        event_id=None if event_id is None else int(event_id),
+        reminded=reminded_at is not None,
     )
 
 
@@ -396,11 +488,12 @@ def stats(guild_id: int, user_id: int) -> Script[TournamentStats]:
 
 
 def escrow_problems() -> Script[tuple[list[str], int]]:
-    """``audit()``: every tournament whose escrow is not ``buy_in`` times its entrants while
-    open, or not empty once closed; and the chips all tournament escrow holds."""
+    """``audit()``: every tournament whose escrow does not hold what its entrants paid (the
+    buy-in for each entry, rebuy and re-entry, ``addon_price`` for each add-on) while open, or
+    is not empty once closed; and the chips all tournament escrow holds."""
     found = yield from rows(
-        "SELECT t.id, t.status, t.buy_in * (SELECT COUNT(*) FROM tournament_entries e"
-        " WHERE e.tournament_id = t.id), a.chips"
+        f"SELECT t.id, t.status, (SELECT CAST(COALESCE(SUM({PAID}), 0) AS BIGINT)"
+        " FROM tournament_entries e WHERE e.tournament_id = t.id), a.chips"
         " FROM tournaments t JOIN accounts a ON a.id = t.account_id ORDER BY t.id"
     )
     problems = []
@@ -438,11 +531,36 @@ def _late_registration(tournament_id: int) -> Script[bool]:
     number of levels, above 0)."""
     ((settings,),) = yield from rows(
         "SELECT settings FROM tournaments WHERE id = ?", tournament_id)
+    return _setting_int(_settings(settings), "late_registration") > 0
+
+
+def _settings(text: object) -> dict[str, object]:
+    """The runtime's settings stored with a tournament (empty if they do not read)."""
     try:
-        levels = json.loads(settings).get("late_registration", 0)
-    except (TypeError, ValueError, AttributeError):
-        return False
-    return type(levels) is int and levels > 0
+        values = json.loads(str(text))
+    except ValueError:
+        return {}
+    return values if isinstance(values, dict) else {}
+
+
+def _setting_int(settings: Mapping[str, object], name: str) -> int:
+    """A whole-number setting, 0 when missing or not a whole number."""
+    value = settings.get(name, 0)
+    return value if type(value) is int else 0
+
+
+def _payer(guild_id: int, holder: Holder, price: int) -> Script[int]:
+    """The account a purchase of ``price`` is paid from, locked: a person's balance
+    (``InsufficientChips`` when short, ``UnknownPlayer`` without an account), a bot's
+    house."""
+    user_id, bot_name = holder
+    if bot_name:
+        house_id, _ = yield from account("house", guild_id)
+        return house_id
+    balance_id, balance = yield from person_account(guild_id, user_id)
+    if balance < price:
+        raise InsufficientChips(price, balance)
+    return balance_id
 
 
 def _escrow_chips(escrow_id: int) -> Script[int]:
@@ -460,18 +578,21 @@ def _entrants(tournament_id: int) -> Script[list[Holder]]:
     return [(int(user_id), str(bot_name)) for user_id, bot_name in found]
 
 
-def _refund_all(
-    tournament_id: int, guild_id: int, buy_in: int, escrow_id: int, now: float
-) -> Script[None]:
-    """Give every entrant of a locked open tournament their buy-in back (a bot's to the
+def _refund_all(tournament_id: int, guild_id: int, escrow_id: int, now: float) -> Script[None]:
+    """Give every entrant of a locked open tournament all they paid back (a bot's to the
     house) and mark it cancelled."""
-    entrants = yield from _entrants(tournament_id)
-    if buy_in and entrants:
+    paid = yield from rows(
+        f"SELECT e.user_id, e.bot_name, {PAID} FROM tournament_entries e"
+        " JOIN tournaments t ON t.id = e.tournament_id WHERE e.tournament_id = ?",
+        tournament_id,
+    )  # fmt: skip
+    if any(amount for *_, amount in paid):
         yield from _escrow_chips(escrow_id)  # locked before the balances it pays into
-        moves: dict[int, int] = {escrow_id: -buy_in * len(entrants)}
-        for user_id, bot_name in sorted(entrants):
-            owner_id = yield from owner_account(guild_id, user_id, bot_name)
-            moves[owner_id] = moves.get(owner_id, 0) + buy_in
+        moves: dict[int, int] = {escrow_id: 0}
+        for user_id, bot_name, amount in sorted(paid):
+            owner_id = yield from owner_account(guild_id, int(user_id), str(bot_name))
+            moves[owner_id] = moves.get(owner_id, 0) + int(amount)
+            moves[escrow_id] -= int(amount)
         yield from _move(moves, "refund", now, tournament_id)
     yield from command(
         "UPDATE tournaments SET status = 'cancelled', finished_at = ? WHERE id = ?",
@@ -479,13 +600,16 @@ def _refund_all(
     )  # fmt: skip
 
 
-def _move(moves: Mapping[int, int], reason: str, now: float, tournament_id: int) -> Script[None]:
+def _move(
+    moves: Mapping[int, int], reason: str, now: float, tournament_id: int, what: str = ""
+) -> Script[None]:
     """Add each account's delta (``account_id -> delta``, summing to zero) with its entry,
-    noted with the tournament; zero deltas are left out."""
+    noted with the tournament (and ``what`` was bought: "tournament 7 rebuy"); zero deltas
+    are left out."""
     changes = sorted((account_id, delta) for account_id, delta in moves.items() if delta)
     if sum(delta for _, delta in changes) != 0:
         raise AssertionError("a tournament's chip movement must sum to zero")
-    note = f"tournament {tournament_id}"
+    note = f"tournament {tournament_id} {what}".rstrip()
     yield from command_many(
         "UPDATE accounts SET chips = chips + ? WHERE id = ?",
         [(delta, account_id) for account_id, delta in changes],
