@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from bot.errors import HoldemError
 from bot.i18n import tr
-from bot.ledger import LedgerUnavailable
+from bot.ledger import HabitCounter, LedgerUnavailable
 from bot.tables.bot_worker import BotWorker
 from bot.tables.current_hand import CurrentHand
 from bot.tables.doorbell import Doorbell, TableClosing
@@ -118,6 +118,8 @@ class HandRunner:
         self._bot_worker = bot_worker
         self._gateway = gateway
         self._unrefunded: int | None = None
+        self._habits = HabitCounter(0)
+        """The running hand's habits, counted as it is played (none settles a replay)."""
         self.last_error: Exception | None = None
         """Why the last attempt did not settle (``None`` after a settled hand)."""
 
@@ -210,6 +212,7 @@ class HandRunner:
         """Apply ``seat``'s action to the hand and wake the runner (the caller holds the
         lock); ``NotYourTurn`` or ``IllegalAction`` when refused."""
         self._current.apply(seat, action)
+        self._habits.saw(self._current.require())
         self._doorbell.ring()
 
     # -- the hand ----------------------------------------------------------------------------
@@ -241,6 +244,8 @@ class HandRunner:
                 self._lobby.guild_id, self._channel_id, current.number + 1,
                 {seat.key: seat.stack for seat in dealt})
             current.begin(hand, dealt, hand_id, button)
+            self._habits = HabitCounter(len(dealt))
+            self._habits.saw(hand)
 
     async def _send_hole_cards(self) -> None:
         await self._next_turn()  # after the ledger's answer, which woke many tables at once
@@ -424,6 +429,7 @@ class HandRunner:
                 participants(hand, seats),
                 history,
                 RecordedHand.from_hand(hand).to_json(),
+                habit_counts=self._habits.counts(hand),
             )
             for position, seat in enumerate(seats):
                 seat.stack = result.final_stacks[position]

@@ -19,7 +19,13 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import TypeVar
 
 from bot.errors import HoldemError
-from bot.ledger import HandParticipant, LedgerUnavailable, PlayerKey, RecoveryReport
+from bot.ledger import (
+    HandHabits,
+    HandParticipant,
+    LedgerUnavailable,
+    PlayerKey,
+    RecoveryReport,
+)
 from bot.shards import ShardSet
 from bot.tables.ledger_port import TableLedger
 
@@ -124,10 +130,13 @@ class GuardedLedger:
         participants: Sequence[HandParticipant],
         history_text: str,
         replay: str | None = None,
+        *,
+        habit_counts: Sequence[HandHabits] | None = None,
     ) -> None:
         """See ``TableLedger.settle_hand``."""
-        await self._write(
-            self._ledger.settle_hand(hand_id, final_stacks, participants, history_text, replay))
+        await self._write(self._ledger.settle_hand(
+            hand_id, final_stacks, participants, history_text, replay,
+            habit_counts=habit_counts))
 
     async def refund_hand(self, hand_id: int) -> None:
         """See ``TableLedger.refund_hand``."""

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from bot.ledger import (
+    HandHabits,
     HandParticipant,
     PlayerKey,
     RecoveryReport,
@@ -61,9 +62,12 @@ class TableLedger(Protocol):
         participants: Sequence[HandParticipant],
         history_text: str,
         replay: str | None = None,
+        *,
+        habit_counts: Sequence[HandHabits] | None = None,
     ) -> None:
         """Finish the hand: escrow becomes the final stacks, results, history and replay
-        (``engine.hand_record.HandRecord`` JSON) recorded."""
+        (``engine.hand_record.HandRecord`` JSON) recorded, with the players' habits as
+        counted while the hand was played (in the order of ``participants``)."""
         ...
 
     async def refund_hand(self, hand_id: int) -> None:
@@ -130,8 +134,11 @@ class TournamentHandLog(Protocol):
         participants: Sequence[HandParticipant],
         history_text: str,
         replay: str | None = None,
+        *,
+        habit_counts: Sequence[HandHabits] | None = None,
     ) -> None:
-        """Record the finished hand: history, replay and everyone's result in play chips."""
+        """Record the finished hand: history, replay, everyone's result in play chips and
+        habits (``TableLedger.settle_hand``)."""
         ...
 
     async def refund_hand(self, hand_id: int) -> None:

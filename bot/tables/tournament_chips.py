@@ -15,7 +15,8 @@ tournament hand has one number on the table, in DMs, in ``/history`` and in ``/r
 >>> import asyncio
 >>> class HandLog:  # the ledger's hand log, reduced to the id it gives
 ...     async def begin_tournament_hand(self, tournament_id, table_id, number): return 7
-...     async def settle_tournament_hand(self, hand_id, participants, text, replay=None): pass
+...     async def settle_tournament_hand(self, hand_id, participants, text, replay=None, *,
+...                                      habit_counts=None): pass
 >>> chips = TournamentChips(HandLog(), tournament_id=1)
 >>> chips.issue("ann", 500); chips.issue("bob", 500)
 >>> async def demo() -> tuple[int, int, int]:
@@ -33,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.ledger import (
+    HandHabits,
     HandParticipant,
     InvalidRequest,
     PlayerKey,
@@ -148,6 +150,8 @@ class TournamentChips:
         participants: Sequence[HandParticipant],
         history_text: str,
         replay: str | None = None,
+        *,
+        habit_counts: Sequence[HandHabits] | None = None,
     ) -> None:
         """The final stacks replace the start-of-hand ones (they must hold the same chips)
         once the hand log has recorded the hand; if it cannot, nothing changed."""
@@ -159,7 +163,8 @@ class TournamentChips:
             raise UnbalancedHand(f"hand {hand_id} does not add up")
         if any(stack < 0 for stack in final_stacks.values()):
             raise UnbalancedHand(f"hand {hand_id} leaves a negative stack")
-        await self._hand_log.settle_tournament_hand(hand_id, participants, history_text, replay)
+        await self._hand_log.settle_tournament_hand(
+            hand_id, participants, history_text, replay, habit_counts=habit_counts)
         del self._hands[hand_id]
         for player, stack in final_stacks.items():
             self._seated[player] = (table_id, stack)

@@ -6,15 +6,16 @@ on both backends (cash and tournament hands) for ``/stats`` and ``/leaderboard``
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 import bot.ledger.habits as habits_module
 from bot.ledger import HABIT_FIGURES, Habits, HandParticipant, InvalidRequest, Ledger, server_habits
-from bot.ledger.habits import HandHabits, count_habits
-from engine.actions import Action
-from engine.cards import parse_cards
-from engine.hand import Hand, deck_for
+from bot.ledger.habits import HabitCounter, HandHabits, count_habits
+from engine.actions import Action, ActionKind
+from engine.cards import Deck, parse_cards
+from engine.hand import Hand, Straddle, deck_for
 from engine.hand_record import RecordedHand
 from tests.ledger.test_tournaments import tournament
 
@@ -189,6 +190,43 @@ def test_the_server_average_is_the_mean_of_the_players_who_have_the_figure() -> 
     assert server_habits([]) == dict.fromkeys(HABIT_FIGURES)
 
 
+# ---------------------------------------------------------------- counted while played
+
+
+def test_counting_a_hand_as_it_is_played_gives_its_records_counts() -> None:
+    """The runtime counts its live hand (``HabitCounter``) instead of replaying its record:
+    random hands (short stacks for all-ins, straddles, run it twice) agree with the replay of
+    their JSON record, the backfill's way."""
+    rng = random.Random(39)
+    kinds = set()
+    for _ in range(400):
+        seats = rng.randint(2, 6)
+        hand = Hand([rng.choice((40, 150, 1000)) for _ in range(seats)], rng.randrange(seats),
+                    5, 10, rng.choice((0, 1)), Deck(rng), offer_run_it_twice=True,
+                    straddle=rng.choice((None, Straddle.UTG, Straddle.BUTTON)))
+        counter = HabitCounter(seats)
+        counter.saw(hand)
+        while not hand.is_over:
+            if hand.awaiting_run_it_twice:
+                hand.choose_run_it_twice(rng.random() < 0.5)
+                continue
+            legal = hand.legal_actions()
+            roll = rng.random()
+            if legal.can_bet_or_raise and roll < 0.35:
+                kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+                action = Action(kind, rng.randint(legal.min_to, legal.max_to))
+            elif roll < 0.55:
+                action = Action(ActionKind.FOLD)
+            else:
+                action = Action(ActionKind.CHECK if legal.can_check else ActionKind.CALL)
+            hand.act(legal.seat, action)
+            counter.saw(hand)
+            kinds.add(action.kind)
+        replayed = count_habits(RecordedHand.from_json(RecordedHand.from_hand(hand).to_json()))
+        assert counter.counts(hand) == replayed
+    assert len(kinds) == 5
+
+
 # ---------------------------------------------------------------- the ledger
 
 GUILD, TABLE, ALICE, BOB, CAROL = 1, 100, 11, 12, 13
@@ -252,6 +290,26 @@ async def test_each_hand_is_counted_once_as_it_settles(
     assert together[0] == together[1] and counted == [first]  # reading counts nothing
     second = await settle(ledger, play(THREE_BET_CALLED), (ALICE, BOB, CAROL))
     assert (await ledger.habits(GUILD))[BOB].three_bets == 2 and counted == [first, second]
+
+
+async def test_counts_made_as_the_hand_was_played_are_kept_without_a_replay(
+        ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_replay(hand_id: int, replay: str | None, players: int) -> list[HandHabits]:
+        raise AssertionError("the hand was replayed")
+
+    monkeypatch.setattr(habits_module, "count_hand", no_replay)
+    for user in (ALICE, BOB):
+        await ledger.ensure_player(GUILD, user, "x")
+        await ledger.buy_in(GUILD, TABLE, user, 100)
+    hand_id = await ledger.begin_hand(GUILD, TABLE, 1, {ALICE: 100, BOB: 100})
+    players = [HandParticipant(ALICE, "a", 0), HandParticipant(BOB, "b", 0)]
+    with pytest.raises(InvalidRequest):
+        await ledger.settle_hand(hand_id, {ALICE: 100, BOB: 100}, players, "history",
+                                 habit_counts=[HandHabits()])
+    await ledger.settle_hand(hand_id, {ALICE: 100, BOB: 100}, players, "history",
+                             habit_counts=[HandHabits(saw_flop=1, cbet_chance=1), HandHabits()])
+    alice = (await ledger.habits(GUILD))[ALICE]
+    assert (alice.hands, alice.saw_flop, alice.cbet_chances) == (1, 1, 1)
 
 
 async def test_tournament_hands_count_like_cash_hands(ledger: Ledger) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from bot.i18n import tr
 from bot.ledger import (
     AlreadyRegistered,
+    HandHabits,
     HandParticipant,
     InsufficientChips,
     NotRegistered,
@@ -141,7 +142,8 @@ class FakeTournamentLedger:
         return hand_id
 
     async def settle_tournament_hand(self, hand_id: int, participants: Sequence[HandParticipant],
-                                     history_text: str, replay: str | None = None) -> None:
+                                     history_text: str, replay: str | None = None, *,
+                                     habit_counts: Sequence[HandHabits] | None = None) -> None:
         self._close(hand_id, "settled")
 
     async def refund_hand(self, hand_id: int) -> None:
