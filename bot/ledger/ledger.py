@@ -1327,6 +1327,9 @@ async def _open_sqlite(
             raise LedgerUnavailable(f"{path} is a folder, not a database file")
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # A file SQLite cannot open (in /proc, say) is refused before aiosqlite starts a
+            # thread for it: that thread, failing, would post to an event loop closed by then.
+            await asyncio.to_thread(_try_to_open, path)
             db = await _connect_sqlite(path)
         except (OSError, sqlite3.Error) as error:
             raise LedgerUnavailable(f"cannot open {path}: {error}") from error
@@ -1347,6 +1350,11 @@ async def _open_sqlite(
         await db.close()
         raise
     return transactions
+
+
+def _try_to_open(path: str | Path) -> None:
+    """Open and close the SQLite file at ``path``; raises ``sqlite3.Error`` if SQLite cannot."""
+    sqlite3.connect(path).close()
 
 
 async def _connect_sqlite(path: str | Path) -> aiosqlite.Connection:

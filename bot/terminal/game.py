@@ -11,14 +11,15 @@ import contextlib
 import getpass
 import random
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import TextIO
 
 from bot.errors import HoldemError, NotEnoughChips, NotSeated
-from bot.i18n import tr
+from bot.i18n import Text, tr
 from bot.ledger import Ledger, LedgerUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
-from bot.terminal.cli import PlayOptions
+from bot.terminal.cli import PlayOptions, default_database_path
 from bot.terminal.console_notifier import ConsoleNotifier, Pacing
 from bot.terminal.line_reader import LineReader
 from bot.terminal.menu import help_text
@@ -52,6 +53,21 @@ def table_settings(options: PlayOptions) -> TableSettings:
     )
 
 
+def folder_problem(database: Path) -> Text | None:
+    """Why a ``--database`` the player named cannot be made where they said, or ``None``.
+    Only the default data directory is created: a typo in a named path should not leave new
+    folders behind (``/nonexistent/dir`` at the root)."""
+    if database == default_database_path():
+        return None
+    folder = database.parent
+    if folder.is_dir():
+        return None
+    if folder.exists():
+        return tr("{folder} is not a folder", folder=str(folder))
+    return tr("the folder {folder} does not exist; create it, or name a file in a folder "
+              "that does", folder=str(folder))
+
+
 def local_player_name() -> str:
     """The login name, so the hand histories and rankings name a person."""
     try:
@@ -63,10 +79,13 @@ def local_player_name() -> str:
 async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -> int:
     """Play until the player leaves; returns the process exit status."""
     settings = table_settings(options)
+    problem = folder_problem(options.database_path)
     try:
+        if problem is not None:
+            raise LedgerUnavailable(style.say(problem))
         ledger = await Ledger.open(options.database_path)
     except LedgerUnavailable as error:
-        # The reason is the database driver's own words, in English.
+        # The ledger's reasons are the database driver's own words, in English.
         out.write(style.say(tr("Cannot open the chip ledger {path}: {reason}",
                                path=str(options.database_path), reason=error.reason)) + "\n")
         return 1
