@@ -12,9 +12,10 @@ messages and these strings (``bot.i18n.extraction``).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import discord
 from discord import app_commands
@@ -80,8 +81,15 @@ def command_strings() -> Iterator[Found]:
     yield from asyncio.run(load())
 
 
-def main() -> int:
-    """Merge the code's messages and the command strings into every catalog."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Merge the code's messages and the command strings into every catalog; ``--help`` and
+    unknown arguments are answered before anything is written."""
+    argparse.ArgumentParser(
+        prog="python -m bot.discord_ui.translator",
+        description="Bring the message catalogs (bot/i18n/locales/*.po) up to date: add the "
+        "code's new messages and the slash commands' strings, untranslated, and drop the ones "
+        "the code no longer has. Translations already there are kept.",
+    ).parse_args(argv)
     for path in update_catalogs(list(command_strings())):
         print(f"updated {path}")
     return 0
