@@ -39,3 +39,10 @@ async def test_blinds_a_cash_table_refuses_are_not_saved_for_the_server(club: Cl
     assert await bot.tables.guild_settings(club.guild_id) == before
     table = bot.tables.table_settings(club.channel)
     assert (table.small_blind, table.big_blind) == (10, 20)
+
+
+async def test_a_server_sets_how_far_behind_its_web_spectators_are(club: Club):
+    bot = await club.start_bot()
+    answer = await club.fake.slash(club.admin, club.channel, "settings", spectator_delay="street")
+    assert "One street behind" in answer.all_text(), answer.all_text()
+    assert (await bot.tables.guild_settings(club.guild_id)).spectator_delay == "street"

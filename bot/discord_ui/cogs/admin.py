@@ -40,6 +40,11 @@ STRADDLE_CHOICES = [app_commands.Choice(name="Off", value="off"),
                     app_commands.Choice(name="Under the gun", value="utg"),
                     app_commands.Choice(name="Button (Mississippi)", value="button")]
 """Who may straddle at cash tables (``TableSettings.straddle``)."""
+
+SPECTATOR_CHOICES = [app_commands.Choice(name="None: live", value="none"),
+                     app_commands.Choice(name="One street behind", value="street"),
+                     app_commands.Choice(name="One hand behind", value="hand")]
+"""How far behind the web page's spectators are (``TableSettings.spectator_delay``)."""
 FOLLOW_SERVER = "auto"
 """The ``language`` choice that follows the server's own Discord language (stored as "")."""
 
@@ -82,10 +87,13 @@ class AdminCog(commands.Cog, name="Admin"):
         straddle="A live straddle of two big blinds at cash tables: off, under the gun or "
                  "on the button",
         straddle_mandatory="On: the straddle is posted every hand; off: only bots choose it",
+        spectator_delay="How far behind the play the web page's live tables are, against "
+                        "collusion",
     )
     @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES,
                           hints=HINT_CHOICES, web_page=WEB_PAGE_CHOICES,
-                          straddle=STRADDLE_CHOICES, straddle_mandatory=HINT_CHOICES)
+                          straddle=STRADDLE_CHOICES, straddle_mandatory=HINT_CHOICES,
+                          spectator_delay=SPECTATOR_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -110,6 +118,7 @@ class AdminCog(commands.Cog, name="Admin"):
         web_page: str | None = None,
         straddle: str | None = None,
         straddle_mandatory: str | None = None,
+        spectator_delay: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -125,6 +134,7 @@ class AdminCog(commands.Cog, name="Admin"):
             "straddle": straddle,
             "straddle_mandatory": None if straddle_mandatory is None
             else straddle_mandatory == "on",
+            "spectator_delay": spectator_delay,
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -221,6 +231,8 @@ def settings_embed(settings: TableSettings, title: Message,
         tr("On at cash tables, off in tournaments") if settings.hints is None
         else tr("On") if settings.hints else tr("Off")))
     embed.add_field(name=render(tr("Straddle")), value=render(straddle_text(settings)))
+    embed.add_field(name=render(tr("Spectators on the web")), value=render(
+        SPECTATOR_DELAY_TEXTS.get(settings.spectator_delay, tr("Live"))))
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed
@@ -234,6 +246,10 @@ def straddle_text(settings: TableSettings) -> Message:
     if settings.straddle_mandatory:
         return tr("Two big blinds {seat}, every hand", seat=seat)
     return tr("Two big blinds {seat}, when a bot there chooses it", seat=seat)
+
+
+SPECTATOR_DELAY_TEXTS: dict[str, Message] = {
+    "none": tr("Live"), "street": tr("One street behind"), "hand": tr("One hand behind")}
 
 
 WEB_PAGE_TEXTS: dict[WebPage, Message] = {
