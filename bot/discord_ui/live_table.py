@@ -6,7 +6,9 @@ answers a click, which goes at once), newer states replacing waiting ones, and t
 hand always shown. Each edit takes the cheapest way Discord
 offers (see ``table_clicks``): the answer to a click waiting on the message (UPDATE_MESSAGE),
 else the freshest interaction token of the message, else a channel message edit, the only one
-of the three that counts against the bot's global rate limit.
+of the three that counts against the bot's global rate limit. Whatever way fails (refused, a
+dropped connection, no answer in time), the next is tried; when the last fails too, the
+coalescer shows the snapshot later.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.direct_edits import TableEdit, answer_with_table, edit_through_token
+from bot.discord_ui.direct_edits import (
+    REQUEST_FAILURES,
+    TableEdit,
+    answer_with_table,
+    edit_through_token,
+)
 from bot.discord_ui.edit_coalescer import EditCoalescer
 from bot.discord_ui.embeds import TABLE_IMAGE_NAME, table_embed
 from bot.discord_ui.table_clicks import Interaction, TableClicks
@@ -29,6 +36,9 @@ from bot.render.pictures import Pictures
 from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
 
 log = logging.getLogger(__name__)
+
+_ANSWER_FAILURES: tuple[type[Exception], ...] = (*REQUEST_FAILURES, discord.InteractionResponded)
+"""How answering a click with the table can fail: as any request, or answered already."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,20 +132,21 @@ class LiveTableMessage:
             if image is None and key is not None:
                 key, image = await self._picture(snapshot, None)
         self.clicks.give_up()
-        old, self._repost_next = self.message, False
+        old = self.message
         channel = self._client.get_partial_messageable(self.channel_id)
         try:
             self.message = await channel.send(embed=embed, files=_files(image), view=view)
         except discord.NotFound:  # the channel is gone; its deletion closes the table
             log.info("channel %s is gone: its table message went with it", self.channel_id)
             return
+        self._repost_next = False  # only now: a post that failed is tried again as a post
         self._shown_image = key
         if self._on_posted is not None:
             await self._on_posted(self.channel_id, self.message.id)
         if old is not None:
             try:
                 await old.delete()
-            except discord.HTTPException:
+            except REQUEST_FAILURES:
                 log.info("could not delete the previous table message in %s", self.channel_id)
 
     async def _picture(self, snapshot: TableSnapshot,
@@ -151,7 +162,8 @@ class LiveTableMessage:
                     embed: discord.Embed, view: PrebuiltControls) -> bool:
         """Edit the table message in place, the cheapest way that works; ``False`` when it is
         gone. Clicks and tokens carry ``edit`` as it is (``direct_edits``); the channel edit,
-        the rare last resort, goes through discord.py with ``embed`` and ``view``."""
+        the rare last resort, goes through discord.py with ``embed`` and ``view``, and its
+        failure (but ``NotFound``) is raised for the coalescer to try again later."""
         message_id = message.id
         click = self.clicks.claim(message_id)
         if click is not None:
@@ -159,7 +171,7 @@ class LiveTableMessage:
                 await answer_with_table(click.interaction, edit)
                 self.clicks.answered(click, message_id)
                 return True
-            except (discord.HTTPException, discord.InteractionResponded) as error:
+            except _ANSWER_FAILURES as error:
                 log.info("could not answer a click with the table: %r", error)
             finally:
                 click.attempted.set()
@@ -168,9 +180,10 @@ class LiveTableMessage:
             try:
                 await edit_through_token(token, edit)
                 return True
-            except discord.HTTPException as error:
+            except REQUEST_FAILURES as error:
                 log.info("editing the table through a click's token failed: %r", error)
-                self.clicks.failed(token)
+                if isinstance(error, discord.HTTPException):  # refused, not lost on the way
+                    self.clicks.failed(token)
         try:
             await message.edit(embed=embed, attachments=_files(edit.picture), view=view)
             return True

@@ -3,13 +3,16 @@
 Every request is recorded as a ``RestCall`` by a middleware that also parses JSON and
 multipart bodies (``payload_json`` plus ``files[n]`` parts). Every answer carries Discord's
 rate-limit headers (``RateLimits``): without them discord.py keeps each route at one request in
-flight, and one it thinks exhausted is never reset. Errors use Discord's codes:
+flight, and one it thinks exhausted is never reset. A test may have the connections of some
+requests cut before they reach the fake's world (``cut_connections``). Errors use Discord's
+codes:
 50007 for closed DMs, 40060 for a second answer to one interaction, 10062 for a late one,
 50027 for a webhook call with an interaction token older than 15 minutes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -93,6 +96,16 @@ class RateLimits:
         }
 
 
+@dataclass(slots=True)
+class ConnectionCut:
+    """Requests ``method`` whose path (after ``/api/v10``) starts with ``path``: the next
+    ``times`` of them lose their connection."""
+
+    method: str
+    path: str
+    times: int
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON with ``Content-Type`` exactly ``application/json``: discord.py checks for it."""
     return web.Response(
@@ -113,9 +126,25 @@ class RestApi:
         self.interaction_deadline = interaction_deadline
         self._dispatch = dispatch
         self.rate_limits = RateLimits()
+        self._cuts: list[ConnectionCut] = []
+        self.connections_cut: list[tuple[str, str]] = []
+        """The method and path of every request whose connection was cut, in order."""
+
+    def cut_connections(self, method: str, path: str, times: int = 1) -> None:
+        """Drop the connection of the next ``times`` requests ``method`` whose path (after
+        ``/api/v10``) starts with ``path``, before any answer, as a server that closed a
+        kept-alive connection does: nothing of them reaches the world nor is recorded, and
+        the client sees ``aiohttp.ServerDisconnectedError``."""
+        if times < 1:
+            raise ValueError(f"times must be at least 1, not {times!r}")
+        self._cuts.append(ConnectionCut(method.upper(), path, times))
+
+    def mend_connections(self) -> None:
+        """Cut no more connections (those still to be cut are not)."""
+        self._cuts.clear()
 
     def install(self, app: web.Application) -> None:
-        app.middlewares.extend((self._record, self._check_token))
+        app.middlewares.extend((self._cut, self._record, self._check_token))
         routes = [
             ("GET", "/users/@me", self.get_me),
             ("GET", "/oauth2/applications/@me", self.get_application),
@@ -148,6 +177,20 @@ class RestApi:
         app.router.add_route("GET", "/attachments/{attachment_id}/{filename}", self.get_attachment)
 
     # ----------------------------------------------------------------- recording
+
+    @web.middleware
+    async def _cut(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = request.path.removeprefix(API_PREFIX)
+        cut = next((cut for cut in self._cuts
+                    if cut.method == request.method and path.startswith(cut.path)), None)
+        if cut is None or request.transport is None:
+            return await handler(request)
+        cut.times -= 1
+        if not cut.times:
+            self._cuts.remove(cut)
+        self.connections_cut.append((request.method, path))
+        request.transport.abort()
+        raise asyncio.CancelledError  # nothing can be answered on a connection that is gone
 
     @web.middleware
     async def _record(self, request: web.Request, handler: Handler) -> web.StreamResponse:

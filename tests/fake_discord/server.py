@@ -266,6 +266,21 @@ class FakeDiscord:
         retries for about 25 s before it gives up."""
         self.world.users[user_id].dms_broken = True
 
+    def cut_connections(self, method: str, path: str, times: int = 1) -> None:
+        """Cut the connection of the next ``times`` requests ``method`` to a path starting
+        with ``path`` (after ``/api/v10``, e.g. ``"/interactions/"``) before they are
+        answered; ``connections_cut`` lists them."""
+        self._rest.cut_connections(method, path, times)
+
+    def mend_connections(self) -> None:
+        """Cut no more connections: the cuts still to come are called off."""
+        self._rest.mend_connections()
+
+    @property
+    def connections_cut(self) -> list[tuple[str, str]]:
+        """The method and path of every request whose connection was cut, in order."""
+        return self._rest.connections_cut
+
     def open_dms(self, user_id: int) -> None:
         self.world.users[user_id].dms_open = True
 
