@@ -267,7 +267,9 @@ def review(record: RecordedHand, seat: int, *, samples: int = REVIEW_SAMPLES,
                 and taken < len(record.actions)):
             spots.append((hand.view(seat), record.actions[taken]))
     assert final is not None  # steps yields the hand as dealt at least
-    shown = {event.seat: event.cards for event in final.events if isinstance(event, Showed)}
+    shown: dict[int, tuple[Card, ...]] = {  # an opponent who showed one card: a range
+        event.seat: event.cards for event in final.events
+        if isinstance(event, Showed) and len(event.cards) == 2}
     return Review(seat, tuple(_decision(view, action, shown, samples, rng)
                               for view, action in spots))
 

@@ -6,11 +6,13 @@ cards, actions and results are the engine's own:
 * PokerStars text (``pokerstars``), which PokerTracker 4, Hold'em Manager and GTO Wizard
   import: ``engine.history``'s writer with the viewer as hero, so it always has a
   "Dealt to" line with the viewer's cards; other players' cards only where they were shown
-  at showdown. Each hand is followed by two blank lines, as PokerStars writes them.
+  (at showdown, or by a winner without one: "shows [Ah]" after the pot is collected, a line
+  pokerkit's parser passes over). Each hand is followed by two blank lines, as PokerStars
+  writes them.
 * PHH, the open Poker Hand History standard (``phh``): a ``.phhs`` file whose hands are TOML
   tables named by hand id, as ``pokerkit.HandHistory.loads_all`` reads them, each followed
   by a blank line. Players are listed from the seat left of the button (the button last),
-  as PHH counts them; cards the viewer may not see are ``????``; the engine's final stacks
+  as PHH counts them; cards the viewer may not see are ``??`` each; the engine's final stacks
   are in ``finishing_stacks``.
 
 What the formats cannot carry (said in README too):
@@ -114,11 +116,11 @@ def _phh_hand(exported: ExportedHand) -> str:
     assert result is not None  # play() ends the hand
     order = dealing_order(hand.num_seats, hand.button)
     player = {seat: f"p{index + 1}" for index, seat in enumerate(order)}
-    shown = {event.seat for event in hand.events if isinstance(event, Showed)}
+    shown = hand.shown
     actions = [
-        f"d dh {player[seat]} "
-        + (_cards(hand.hole_cards(seat)) if seat == exported.viewer or seat in shown
-           else "????")
+        f"d dh {player[seat]} " + "".join(
+            _cards([card]) if seat == exported.viewer or card in shown.get(seat, ()) else "??"
+            for card in hand.hole_cards(seat))
         for seat in order]
     actions += _phh_actions(hand, player)
     names = export_names(exported.names)
@@ -150,8 +152,10 @@ def _phh_hand(exported: ExportedHand) -> str:
 
 
 def _phh_actions(hand: Hand, player: dict[int, str]) -> list[str]:
-    """The hand's actions, boards and showdown as PHH writes them."""
+    """The hand's actions, boards and showdown as PHH writes them; a winner's show after
+    everyone folded is only in its dealing line (PHH has no action after the hand's end)."""
     actions: list[str] = []
+    ended_by_folds = hand.result is not None and hand.result.ended_by_folds
     for event in hand.events:
         match event:
             case Acted(record=record):
@@ -162,7 +166,7 @@ def _phh_actions(hand: Hand, player: dict[int, str]) -> list[str]:
                     else "cc"))
             case StreetDealt(cards=cards, run=0):
                 actions.append(f"d db {_cards(cards)}")
-            case Showed(seat=seat, cards=cards):
+            case Showed(seat=seat, cards=cards) if not ended_by_folds:
                 actions.append(f"{player[seat]} sm {_cards(cards)}")
             case Mucked(seat=seat):
                 actions.append(f"{player[seat]} sm")

@@ -192,7 +192,8 @@ class Hand:
     :class:`Straddle`; ignored heads-up, where nobody straddles). A stack too short for it is
     all-in for what it has, as a short blind is: the others call what it posted, and the
     minimum raise preflop stays two big blinds. With ``auto_muck`` (for all, or per seat) a
-    player who cannot win at showdown mucks instead of showing. With ``offer_run_it_twice``,
+    player who cannot win at showdown mucks instead of showing; without it the hand waits for
+    ``show_or_muck`` from each such player. With ``offer_run_it_twice``,
     when the players left are all-in before the river the hand waits for
     ``choose_run_it_twice``.
 
@@ -251,6 +252,7 @@ class Hand:
         self._events: list[Event] = []
         self._history: list[ActionRecord] = []
         self._shown: dict[int, tuple[Card, ...]] = {}
+        self._asked: dict[int, bool | None] = {}  # show (True) or muck, asked at showdown
         self._result: HandResult | None = None
         self._preflop_first = self._post_forced_bets()
         self._deal_hole_cards()
@@ -338,6 +340,18 @@ class Hand:
     def awaiting_run_it_twice(self) -> bool:
         """True while the all-in players are being asked whether to run the board twice."""
         return self._awaiting_run_it_twice
+
+    @property
+    def awaiting_show_or_muck(self) -> tuple[int, ...]:
+        """The seats asked at showdown whether to show or muck a hand that wins nothing
+        (players without ``auto_muck``), that have not answered yet: the hand waits for them."""
+        return tuple(seat for seat, answer in self._asked.items() if answer is None)
+
+    @property
+    def shown(self) -> ShownCards:
+        """The hole cards turned face up so far, by seat: at showdown, or by a winner without
+        one (one card or both)."""
+        return ShownCards(self._shown)
 
     @property
     def board(self) -> tuple[Card, ...]:
@@ -490,6 +504,43 @@ class Hand:
         self._awaiting_run_it_twice = False
         self._events.append(RunItTwiceChosen(agree))
         self._run_out(runs=2 if agree else 1)
+
+    def show_or_muck(self, seat: int, show: bool) -> None:
+        """Answer for ``seat``, asked at showdown (``awaiting_show_or_muck``): show its losing
+        hand, or muck it unseen. The pots are the same either way; once every asked seat has
+        answered, the showdown is told in order and the pots are awarded.
+
+        Raises ``IllegalActionError`` when ``seat`` is not being asked.
+        """
+        if seat not in self.awaiting_show_or_muck:
+            raise IllegalActionError(f"seat {seat} is not being asked to show or muck")
+        self._asked[seat] = bool(show)
+        if not self.awaiting_show_or_muck:
+            self._showdown()
+
+    def can_show(self, seat: int) -> bool:
+        """Whether ``seat`` may still show its cards: it won the hand without a showdown (all
+        the others folded) and has not shown yet."""
+        result = self._result
+        return (result is not None and result.ended_by_folds and 0 <= seat < self._seats
+                and not self._folded[seat] and seat not in self._shown)
+
+    def show(self, seat: int, cards: Sequence[Card]) -> None:
+        """The winner without a showdown shows one or both of its hole cards, once: they
+        become public (``shown``, a ``Showed`` event after the awards); the rest stay private.
+
+        Raises ``IllegalActionError`` when ``seat`` may not show (``can_show``) or ``cards``
+        are not one or two of its own hole cards.
+        """
+        if not self.can_show(seat):
+            raise IllegalActionError("only the player who won without a showdown may show, "
+                                     "once")
+        hole = self._hole[seat]
+        if not cards or len(set(cards)) != len(cards) or any(card not in hole for card in cards):
+            raise IllegalActionError("show one or both of your own hole cards")
+        shown = tuple(card for card in hole if card in cards)
+        self._shown[seat] = shown
+        self._events.append(Showed(seat, shown))
 
     # --- rules -------------------------------------------------------------------------------
 
@@ -671,21 +722,22 @@ class Hand:
     def _showdown(self) -> None:
         """Show or muck in showdown order, then award each pot (on each board) to its best hands.
 
-        A player shows if all-in, if they do not auto-muck, or if on some board they beat or tie
-        the best hand shown so far in some pot they are eligible for; otherwise they muck.
+        A player shows if all-in, or if on some board they beat or tie the best hand shown so
+        far in some pot they are eligible for. Otherwise they muck with ``auto_muck``, and
+        without it they are asked (``show_or_muck``): the hand waits until every one asked has
+        answered. A hand that wins nothing changes no best hand, so those answers are
+        independent of each other and of the pots.
         """
         self._street = Street.SHOWDOWN
         live = [seat for seat in range(self._seats) if not self._folded[seat]]
         pots = self.pots()
         runs = len(self._boards)
-        boards = self.boards
         ranks = {
             seat: tuple(evaluate([*self._hole[seat], *board]) for board in self._boards)
             for seat in live
         }
         best_shown = [[_NO_HAND] * len(pots) for _ in range(runs)]
-        entries: list[ShowdownEntry] = []
-        mucked: list[int] = []
+        shows: list[tuple[int, bool]] = []
         for seat in self._showdown_order(live):
             contested = [index for index, pot in enumerate(pots) if seat in pot.eligible]
             contends = any(
@@ -693,13 +745,31 @@ class Hand:
                 for run in range(runs)
                 for index in contested
             )
-            if not (contends or self._is_all_in(seat) or not self.auto_muck[seat]):
+            if contends or self._is_all_in(seat):
+                for run in range(runs):
+                    for index in contested:
+                        best_shown[run][index] = min(best_shown[run][index], ranks[seat][run])
+                shows.append((seat, True))
+            elif self.auto_muck[seat]:
+                shows.append((seat, False))
+            else:
+                shows.append((seat, bool(self._asked.setdefault(seat, None))))
+        if self.awaiting_show_or_muck:
+            return
+        self._reveal(shows, ranks, pots)
+
+    def _reveal(self, shows: list[tuple[int, bool]], ranks: dict[int, tuple[int, ...]],
+                pots: list[Pot]) -> None:
+        """Tell the showdown (``shows``: each seat in order, showing or not) and award the
+        pots to the best hands shown."""
+        boards = self.boards
+        entries: list[ShowdownEntry] = []
+        mucked: list[int] = []
+        for seat, show in shows:
+            if not show:
                 mucked.append(seat)
                 self._events.append(Mucked(seat))
                 continue
-            for run in range(runs):
-                for index in contested:
-                    best_shown[run][index] = min(best_shown[run][index], ranks[seat][run])
             cards = self._hole[seat]
             entries.append(ShowdownEntry(seat, cards, ranks[seat], boards))
             self._shown[seat] = cards
@@ -707,7 +777,7 @@ class Hand:
         awards = []
         for index, pot in enumerate(pots):
             contenders = [seat for seat in pot.eligible if seat in self._shown]
-            for run, amount in enumerate(_split_between_runs(pot.amount, runs)):
+            for run, amount in enumerate(_split_between_runs(pot.amount, len(boards))):
                 best = min(ranks[seat][run] for seat in contenders)
                 winners = [seat for seat in contenders if ranks[seat][run] == best]
                 awards.append(self._award(index, run, amount, winners))
@@ -759,6 +829,8 @@ class Hand:
     def _why_nobody_acts(self) -> str:
         if self.is_over:
             return "the hand is over"
+        if self.awaiting_show_or_muck:
+            return "nobody acts now: waiting for players to show or muck at showdown"
         return "nobody acts now: waiting for the run-it-twice choice"
 
 

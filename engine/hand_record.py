@@ -7,7 +7,11 @@ superset of the ``engine.replay`` scenario (its keys read the same way) with the
 
   second_board        the second board when the hand was run twice (five cards), else absent
   run_it_twice        true or false when the question was asked, else absent (null)
-  auto_muck           per seat, mucks a losing hand at showdown (default: all true)
+  auto_muck           per seat, mucks a losing hand at showdown (default: all true); a seat
+                      without it was asked to show or muck such a hand
+  mucks               the seats asked that mucked (the others asked showed), else absent
+  winner_shows        the cards the winner without a showdown showed ("Ah" or "Ah Kd"), else
+                      absent
   offer_run_it_twice  whether all-in players were asked to run it twice (default false)
 
 and ``straddle`` ("utg" or "button") as the scenario reads it, absent when nobody straddled:
@@ -37,12 +41,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.actions import Action, ActionKind
-from engine.cards import Card, Deck, cards_str, check_distinct
-from engine.events import RunItTwiceChosen, Showed
+from engine.cards import Card, Deck, cards_str, check_distinct, parse_cards
+from engine.events import Mucked, RunItTwiceChosen, Showed
 from engine.hand import Hand, IllegalActionError, Straddle, dealing_order
 from engine.replay import ScenarioError, load_json, parse_scenario
 
-_EXTRA_KEYS = ("second_board", "run_it_twice", "auto_muck", "offer_run_it_twice")
+_EXTRA_KEYS = ("second_board", "run_it_twice", "auto_muck", "offer_run_it_twice", "mucks",
+               "winner_shows")
 _BURN_BEFORE = (0, 3, 4)  # board positions that open a street: a card is burnt before each
 
 
@@ -67,6 +72,10 @@ class RecordedHand:
     offer_run_it_twice: bool = False
     straddle: Straddle | None = None
     """Who straddled, or ``None`` when nobody did."""
+    mucks: tuple[int, ...] = ()
+    """The seats asked at showdown (without ``auto_muck``) that mucked; the others showed."""
+    winner_shows: tuple[Card, ...] = ()
+    """The cards the winner without a showdown showed (none, one or both)."""
 
     @classmethod
     def from_hand(cls, hand: Hand) -> RecordedHand:
@@ -86,6 +95,10 @@ class RecordedHand:
             auto_muck=hand.auto_muck,
             offer_run_it_twice=hand.offer_run_it_twice,
             straddle=hand.straddle,
+            mucks=tuple(event.seat for event in hand.events
+                        if isinstance(event, Mucked) and not hand.auto_muck[event.seat]),
+            winner_shows=next((event.cards for event in hand.events if isinstance(event, Showed)
+                               and hand.result is not None and hand.result.ended_by_folds), ()),
         )
 
     def new_hand(self) -> Hand:
@@ -96,10 +109,12 @@ class RecordedHand:
                     offer_run_it_twice=self.offer_run_it_twice, straddle=self.straddle)
 
     def steps(self) -> Iterator[Hand]:
-        """The same ``Hand`` as dealt, then after each action and the run-it-twice answer.
+        """The same ``Hand`` as dealt, then after each action, the run-it-twice answer, the
+        show-or-muck answers and the winner's show.
 
         Raises ``IllegalActionError`` when the record does not fit the rules (an action out of
-        turn or illegal, a missing answer, actions left over or missing).
+        turn or illegal, a missing answer, actions left over or missing, a muck by a seat not
+        asked, a show by a seat that may not show or of cards not its own).
         """
         hand = self.new_hand()
         yield hand
@@ -117,17 +132,31 @@ class RecordedHand:
             yield hand
         if hand.awaiting_run_it_twice:
             yield self._answer(hand)
+        asked = hand.awaiting_show_or_muck
+        if set(self.mucks) - set(asked):
+            raise IllegalActionError(f"seats {sorted(set(self.mucks) - set(asked))} were not "
+                                     f"asked to show or muck")
+        if asked:
+            for seat in asked:
+                hand.show_or_muck(seat, seat not in self.mucks)
+            yield hand
         if not hand.is_over:
             raise IllegalActionError(f"the actions ran out before the hand ended: "
                                      f"seat {hand.to_act} is to act")
+        if self.winner_shows:
+            winner = next((seat for seat in range(hand.num_seats) if hand.can_show(seat)), -1)
+            hand.show(winner, self.winner_shows)
+            yield hand
 
     def play(self) -> Hand:
         """The finished hand, played again (raises like ``steps``)."""
         return list(self.steps())[-1]
 
     def shown_seats(self) -> frozenset[int]:
-        """The seats that showed their hole cards at showdown: the only cards made public."""
-        return frozenset(event.seat for event in self.play().events if isinstance(event, Showed))
+        """The seats whose two hole cards were made public (shown at showdown, or both by the
+        winner without one); a seat that showed one card keeps the other private."""
+        return frozenset(event.seat for event in self.play().events
+                         if isinstance(event, Showed) and len(event.cards) == 2)
 
     def _answer(self, hand: Hand) -> Hand:
         if self.run_it_twice is None:
@@ -155,6 +184,10 @@ class RecordedHand:
             data["offer_run_it_twice"] = True
         if self.straddle is not None:
             data["straddle"] = str(self.straddle)
+        if self.mucks:
+            data["mucks"] = list(self.mucks)
+        if self.winner_shows:
+            data["winner_shows"] = cards_str(self.winner_shows)
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -187,7 +220,30 @@ class RecordedHand:
             offer_run_it_twice=bool(_flag(extra.get("offer_run_it_twice", False),
                                           "offer_run_it_twice")),
             straddle=scenario.straddle,
+            mucks=_seats(extra.get("mucks", []), len(scenario.stacks)),
+            winner_shows=_shown_cards(extra.get("winner_shows", "")),
         )
+
+
+def _seats(value: object, seats: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats
+            for seat in value):
+        raise ScenarioError(f"mucks must list seats from 0 to {seats - 1}")
+    return tuple(value)
+
+
+def _shown_cards(value: object) -> tuple[Card, ...]:
+    try:
+        if not isinstance(value, str):
+            raise ValueError("not a string")
+        cards = tuple(parse_cards(value))
+    except ValueError as error:
+        raise ScenarioError(f"winner_shows must be one or two cards like \"Ah Kd\": "
+                            f"{error}") from None
+    if len(cards) > 2:
+        raise ScenarioError("winner_shows must be one or two cards like \"Ah Kd\"")
+    return cards
 
 
 def _action(text: str, number: int) -> Action:

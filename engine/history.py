@@ -78,9 +78,9 @@ def format_hand_history(
 
 def visible_to(history: str, num_seats: int, seat: int | None) -> str:
     r"""``history`` (written by ``format_hand_history`` with ``hero=None``, for ``num_seats``
-    players) as the player in ``seat`` may read it: their own hole cards and the cards shown at
-    showdown, nobody else's. ``seat`` counts from 0 (the text's "Seat 1"); ``None`` is a
-    reader who was not dealt in.
+    players) as the player in ``seat`` may read it: their own hole cards and the cards shown (at
+    showdown, or by a winner without one), nobody else's. ``seat`` counts from 0 (the text's
+    "Seat 1"); ``None`` is a reader who was not dealt in.
 
     The hole cards are the ``num_seats`` lines after ``*** HOLE CARDS ***`` and the mucked
     cards end the last ``num_seats`` lines, both in seat order: they are found by position.
@@ -177,6 +177,8 @@ class _HistoryWriter:
                     run_twice = agreed
                 case UncalledBetReturned(seat=seat, amount=amount):
                     add(f"Uncalled bet ({amount}) returned to {names[seat]}")
+                case Showed(seat=seat, cards=cards) if seat not in self.shown:
+                    add(f"{names[seat]}: shows [{cards_str(cards)}]")  # won without showdown
                 case Showed() | Mucked():
                     if not showdown_started:
                         showdown_started = True

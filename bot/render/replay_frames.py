@@ -7,11 +7,13 @@ picture at a time, each a ``TableState`` for the live table's renderer:
 - one per action, per uncalled bet returned and per run-it-twice answer;
 - per street dealt: one as the bets move into the pot, then one per card (card by card);
 - one for the showdown (hands shown with their names, mucked hands face down), if any;
-- one for the result: the pots awarded.
+- one for the result: the pots awarded;
+- one for the cards the winner without a showdown chose to show, if any.
 
 Hole cards follow ``/history``'s rule: the viewer's own from the deal, others' only once
-shown at showdown; every other live hand is drawn face down. Frames marked ``key`` (the deal,
-each street's finished board, the showdown, the result) make the shorter streets-only replay.
+shown (at showdown, or the card or two a winner without one showed); every other live hand is
+drawn face down. Frames marked ``key`` (the deal, each street's finished board, the showdown,
+the result) make the shorter streets-only replay.
 Each frame's line under the table is a ``Text``, drawn in the language of whoever asks for
 the images (``draw_table(..., language=...)``).
 """
@@ -26,7 +28,7 @@ from bot.i18n import Text, tr
 from bot.i18n.poker import street_name
 from bot.tables.notifier import SeatState, TableState
 from engine.actions import ActionKind, Street
-from engine.cards import Card
+from engine.cards import Card, cards_str
 from engine.events import (
     Acted,
     Event,
@@ -135,6 +137,13 @@ class _Narrator:
                        ACTION_MS)
         elif isinstance(first, StreetDealt):
             self._street(first)
+        elif isinstance(first, Showed) and self.record.winner_shows:
+            # The winner without a showdown showed after the awards: only the cards shown.
+            if first.seat not in self.shown:
+                self.hole[first.seat] = first.cards
+                self.shown.add(first.seat)
+            self._draw(tr("{name} shows {cards}", name=self.names[first.seat],
+                          cards=cards_str(first.cards, pretty=True)), RESULT_MS, key=True)
         elif isinstance(first, Showed | Mucked):
             self._collect(Street.SHOWDOWN)
             self.shown |= {event.seat for event in group if isinstance(event, Showed)}

@@ -391,11 +391,11 @@ def _pots(pots: tuple[PotState, ...], total: int, language: Language) -> Iterato
 
 def shown_hand_names(state: TableState, *, language: Language = ENGLISH) -> dict[int, str]:
     """By seat, the name of each shown hand on each board (``"A / B"`` when run twice), in
-    ``language``."""
+    ``language``; one card shown (by a winner without a showdown) makes no hand."""
     names: dict[int, str] = {}
     boards = [board for board in (state.boards or (state.board,)) if len(board) >= 3]
     for seat in state.seats:
-        if seat.shown_cards and boards:
+        if len(seat.shown_cards) == 2 and boards:
             names[seat.seat] = " / ".join(
                 _say(language, hand_name_text(evaluate((*seat.shown_cards, *board))))
                 for board in boards)

@@ -31,8 +31,20 @@ def play_out(hand, rng, check=lambda hand: None):
         check(hand)
         if hand.awaiting_run_it_twice:
             hand.choose_run_it_twice(rng.random() < 0.5)
+        elif hand.awaiting_show_or_muck:
+            for seat in hand.awaiting_show_or_muck:
+                hand.show_or_muck(seat, rng.random() < 0.5)
         elif hand.is_over:
+            show_sometimes(hand, rng)
             return
         else:
             hand.act(hand.to_act, random_action(hand.legal_actions(), rng))
     raise AssertionError("the hand did not end")
+
+
+def show_sometimes(hand, rng):
+    """A winner without a showdown shows nothing, one card or both, at random."""
+    for seat in range(hand.num_seats):
+        if hand.can_show(seat) and rng.random() < 0.5:
+            hole = hand.hole_cards(seat)
+            hand.show(seat, rng.choice([hole[:1], hole[1:], hole]))

@@ -4,7 +4,16 @@ from hypothesis import given
 
 from engine.actions import Action, ActionKind
 from engine.cards import card_str
-from engine.events import Acted, HoleCardsDealt, Posted, StreetDealt, UncalledBetReturned, Won
+from engine.events import (
+    Acted,
+    HoleCardsDealt,
+    Mucked,
+    Posted,
+    Showed,
+    StreetDealt,
+    UncalledBetReturned,
+    Won,
+)
 from engine.replay import hand_with_cards
 from tests.engine.random_hands import play_out, random_hands
 
@@ -60,6 +69,11 @@ def test_replaying_the_events_rebuilds_the_same_hand(case):
         if isinstance(event, Acted):
             record = event.record
             again.act(record.seat, action_of(record))
+    for seat in again.awaiting_show_or_muck:
+        again.show_or_muck(seat, Mucked(seat) not in hand.events)
+    for event in hand.events[len(again.events):]:
+        assert isinstance(event, Showed)  # the winner without a showdown showed
+        again.show(event.seat, event.cards)
     assert again.events == hand.events
     assert again.result == hand.result
 

@@ -10,6 +10,12 @@ def shown_order(hand) -> list[int]:
     return [entry.seat for entry in hand.result.showdown]
 
 
+def show_when_asked(hand) -> None:
+    """Every player asked to show or muck (``auto_muck`` off) shows."""
+    for seat in hand.awaiting_show_or_muck:
+        hand.show_or_muck(seat, True)
+
+
 def test_tied_hands_split_the_pot_equally():
     hand = hand_with_cards([100, 100], ["Ah Kd", "Ac Ks"], TIE_BOARD)
     apply_actions(hand, ["call"] + ["check"] * 7)
@@ -63,6 +69,7 @@ def test_the_last_river_bettor_shows_first():
                            auto_muck=False)
     apply_actions(hand, ["call", "call", "check"] + ["check"] * 6 + ["check", "bet 50", "call",
                                                                      "call"])
+    show_when_asked(hand)
     assert shown_order(hand) == [2, 0, 1]
 
 
@@ -70,6 +77,7 @@ def test_when_the_river_is_checked_through_the_first_live_seat_left_of_the_butto
     hand = hand_with_cards([1000, 1000, 1000], ["Ah Kd", "7c 2d", "Qd Qs"], "Kh Jc 9s 4d 3c",
                            auto_muck=False)
     apply_actions(hand, ["call", "fold", "check"] + ["check"] * 6)
+    show_when_asked(hand)
     assert shown_order(hand) == [2, 0]
 
 
@@ -84,11 +92,12 @@ def test_a_later_player_who_cannot_beat_the_best_hand_shown_mucks():
     assert set(hand.view(None).shown) == {0, 2}
 
 
-def test_a_player_who_does_not_auto_muck_shows_a_losing_hand():
+def test_a_player_who_does_not_auto_muck_may_show_a_losing_hand():
     hand = hand_with_cards([1000, 1000, 1000], ["Ah Kd", "7c 2d", "Qd Qs"], "Kh Jc 9s 4d 3c",
                            auto_muck=[True, False, True])
     apply_actions(hand, ["call", "call", "check"] + ["check"] * 6 + ["check", "bet 50", "call",
                                                                      "call"])
+    show_when_asked(hand)
     assert shown_order(hand) == [2, 0, 1]
 
 
