@@ -1177,6 +1177,15 @@ class Ledger:
         check_id(guild_id, "server")
         return await self._db.read(lambda: tournaments.open_in_guild(guild_id))
 
+    async def recent_tournaments(self, guild_id: int, limit: int = 10) -> list[TournamentInfo]:
+        """The guild's last ``limit`` (at most ``MAX_PAGE_SIZE``) finished or cancelled
+        tournaments, newest first."""
+        check_id(guild_id, "server")
+        check_id(limit, "count")
+        if not 1 <= limit <= MAX_PAGE_SIZE:
+            raise InvalidRequest(f"Ask for 1 to {MAX_PAGE_SIZE} tournaments.")
+        return await self._db.read(lambda: tournaments.recent_in_guild(guild_id, limit))
+
     async def tournament_results(self, tournament_id: int) -> list[TournamentPlace]:
         """A finished tournament's places and prizes, best first (empty before it ends)."""
         check_id(tournament_id, "tournament")

@@ -412,11 +412,21 @@ def info(tournament_id: int) -> Script[TournamentInfo | None]:
 
 def open_in_guild(guild_id: int) -> Script[list[TournamentInfo]]:
     """The guild's registering or running tournaments, oldest first."""
-    found = yield from rows(
+    return (yield from _in_guild(
         "SELECT id FROM tournaments WHERE guild_id = ?"
-        " AND status IN ('registering', 'running') ORDER BY id",
-        guild_id,
-    )
+        " AND status IN ('registering', 'running') ORDER BY id", guild_id))
+
+
+def recent_in_guild(guild_id: int, limit: int) -> Script[list[TournamentInfo]]:
+    """The guild's last ``limit`` finished or cancelled tournaments, newest first."""
+    return (yield from _in_guild(
+        "SELECT id FROM tournaments WHERE guild_id = ?"
+        " AND status IN ('finished', 'cancelled') ORDER BY id DESC LIMIT ?", guild_id, limit))
+
+
+def _in_guild(query: str, *params: object) -> Script[list[TournamentInfo]]:
+    """The tournaments whose ids ``query`` selects, in its order."""
+    found = yield from rows(query, *params)
     tournaments = []
     for (tournament_id,) in found:
         tournament = yield from info(int(tournament_id))

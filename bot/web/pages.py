@@ -50,6 +50,8 @@ BOARD_ROWS = 10
 MAX_PAGE = 10_000
 """The last leaderboard page, as ``/leaderboard``'s."""
 RECENT_HANDS = 20
+RECENT_TOURNAMENTS = 10
+"""Finished or cancelled tournaments listed on the server's page, newest first."""
 RED_SUITS = frozenset({1, 2})
 """``engine.cards`` suits drawn red (diamonds and hearts)."""
 PNG = "image/png"
@@ -74,7 +76,9 @@ async def server(request: web.Request) -> web.Response:
     return await render_page(request, "server.html", {
         "guild_id": guild_id, "boards": boards, "tables": await _open_tables(request, guild_id),
         "tournaments": [(info, _tournament_line(info)) for info in
-                        await ledger.open_tournaments(guild_id)]})
+                        await ledger.open_tournaments(guild_id)],
+        "recent": [(info, _tournament_line(info)) for info in
+                   await ledger.recent_tournaments(guild_id, RECENT_TOURNAMENTS)]})
 
 
 @routes.get(r"/servers/{guild_id}/leaderboards/{order}")

@@ -130,3 +130,19 @@ async def test_health_is_503_when_the_ledger_does_not_answer(tmp_path, aiohttp_c
     answer = await client.get("/healthz")
     assert answer.status == 503
     assert "holdem_ledger_up 0.0" in await (await client.get("/metrics")).text()
+
+
+async def test_the_server_page_lists_its_recent_tournaments(site: Site) -> None:
+    ledger = site.ledger
+    ended = []
+    for _ in range(2):
+        tournament_id = await ledger.create_tournament(site.guild_id, 5, site.alice, 0, {})
+        await ledger.cancel_tournament(tournament_id)
+        ended.append(tournament_id)
+    running = await ledger.create_tournament(site.guild_id, 5, site.alice, 0, {})
+    alice = await site.client_as(site.alice)
+    page = await (await alice.get(f"/servers/{site.guild_id}")).text()
+    recent = page.split("Recent tournaments", 1)[1]
+    links = re.findall(r'href="/tournaments/(\d+)"', recent)
+    assert links == [str(ended[1]), str(ended[0])]  # newest first, the running one above
+    assert f'href="/tournaments/{running}"' in page.split("Recent tournaments", 1)[0]
