@@ -93,6 +93,8 @@ class ConsoleNotifier:
         self._last_drawing = ""
         self._action_shown: tuple[int, Text | str | None] = (0, None)  # (hand, action) drawn
         self.final_stack: int | None = None  # the local player's stack after the last hand
+        self.last_hand: int | None = None
+        """The id of the last hand the local player was dealt, as ``review`` takes it."""
         self.in_tournament = False
         """The table is the local player's tournament's (``tournament_*`` calls come)."""
         self.rebuys = True
@@ -176,6 +178,7 @@ class ConsoleNotifier:
                       None)
         if result is not None:
             self.final_stack = result.final_stack
+            self.last_hand = outcome.hand_id
         self._last_drawing = ""
         seat = state.seat_of(self.user_id)
         if seat is not None and seat.stack == 0 and not seat.leaving and self.rebuys:

@@ -119,6 +119,11 @@ async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -
     else:
         notifier.say(tr("Balance: {balance} chips ({change} this session), kept in {path}.",
                         balance=balance_after, change=change, path=path))
+    if notifier.last_hand is not None:
+        notifier.say(tr("Your last hand was #{hand}: python -m bot review goes over your "
+                        "decisions in it, python -m bot replay --out hand.gif draws it (give "
+                        "either another hand's id, the number after 'Hand #').",
+                        hand=str(notifier.last_hand)))
     return status
 
 

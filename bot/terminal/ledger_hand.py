@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import HoldemError
-from bot.i18n import Language, Text, tr
+from bot.i18n import ENGLISH, Language, Text, tr
 from bot.ledger import HandRecord, Ledger, LedgerUnavailable
-from bot.terminal.cli import APP_NAME, DATABASE_FILE
-from bot.terminal.game import LOCAL_USER_ID
+from bot.terminal.cli import APP_NAME, DATABASE_FILE, localized, refusal
+from bot.terminal.game import GUILD_ID, LOCAL_USER_ID
 from bot.terminal.language import command_line_language
 from engine.hand_record import RecordedHand
 
@@ -26,7 +26,10 @@ def add_hand_arguments(parser: argparse.ArgumentParser, language: Language, *,
     """The hand's id, ``--database``, ``--player`` and ``--lang``, whose help the command
     words (``player_help``, ``language_help``)."""
     say = language.render
-    parser.add_argument("hand", type=int, help=say(tr("the hand's id (as /history shows it)")))
+    parser.add_argument("hand", nargs="?", type=localized(language, parse_hand_id), default=None,
+                        help=say(tr("the hand's id: the number after 'Hand #' on the table "
+                                    "and in its result, as /history shows it (default: your "
+                                    "latest hand)")))
     parser.add_argument("--database", type=Path, default=None, metavar="PATH",
                         help=say(tr("SQLite file of the ledger (default: the offline game's, "
                                     "{file} in your data directory, e.g. {folder})",
@@ -55,13 +58,22 @@ def run_command(argv: Sequence[str], environ: Mapping[str, str] | None,
         return 1
 
 
-async def recorded_hand(database: Path, hand_id: int,
+def parse_hand_id(text: str, language: Language = ENGLISH) -> int:
+    """A hand's id as the table shows it, ``18`` or ``#18``."""
+    digits = text.strip().removeprefix("#")
+    if not (digits.isdecimal() and digits.isascii() and 0 < len(digits) < 19 and int(digits)):
+        raise refusal(language, tr("'{text}' is not a hand id: write the number after "
+                                   "'Hand #', like 18", text=text[:20]))
+    return int(digits)
+
+
+async def recorded_hand(database: Path, hand_id: int | None,
                         player: int | None) -> tuple[HandRecord, RecordedHand, int | None]:
-    """The finished hand ``hand_id`` in the ledger at ``database``, its replay record, and
-    the seat in it of ``player`` (default: the offline player, ``None`` when they did not
-    play it). Raises ``HoldemError`` saying why when there is no such database or hand, the
-    file is not a ledger, the hand was played before replays were recorded, or ``player``
-    did not play it."""
+    """The finished hand ``hand_id`` (default: the player's latest at the offline table) in
+    the ledger at ``database``, its replay record, and the seat in it of ``player`` (default:
+    the offline player, ``None`` when they did not play it). Raises ``HoldemError`` saying
+    why when there is no such database or hand, the file is not a ledger, the hand was
+    played before replays were recorded, or ``player`` did not play it."""
     if not database.is_file():
         raise HoldemError(tr("there is no database at {path}", path=str(database)))
     try:
@@ -71,6 +83,8 @@ async def recorded_hand(database: Path, hand_id: int,
         # minute, as the ledger's own message suggests to people on Discord, would not help.
         raise HoldemError(error.reason) from None
     try:
+        if hand_id is None:
+            hand_id = await _latest_hand(ledger, database, player)
         record = await ledger.hand_history(hand_id)
     finally:
         await ledger.close()
@@ -85,3 +99,17 @@ async def recorded_hand(database: Path, hand_id: int,
         raise HoldemError(tr("user {user} did not play hand #{hand}", user=str(player),
                              hand=str(hand_id)))
     return record, RecordedHand.from_json(record.replay), seat
+
+
+async def _latest_hand(ledger: Ledger, database: Path, player: int | None) -> int:
+    """The id of the latest hand ``player`` (default: the offline player) finished at the
+    offline table, as ``/review`` defaults to the member's latest; ``HoldemError`` if none."""
+    recent = await ledger.recent_hands(GUILD_ID, LOCAL_USER_ID if player is None else player,
+                                       limit=1)
+    if recent:
+        return recent[0].hand_id
+    if player is None:
+        raise HoldemError(tr("you have not finished a hand in {path} yet: python -m bot play "
+                             "deals one", path=str(database)))
+    raise HoldemError(tr("user {user} has not finished a hand at the offline table in {path}: "
+                         "give the hand's id", user=str(player), path=str(database)))

@@ -122,7 +122,7 @@ def _write(path: Path, data: bytes, language: Language, *, frames: int | None = 
     return True
 
 
-async def _replay(database: Path, hand_id: int, player: int | None, limit: int,
+async def _replay(database: Path, hand_id: int | None, player: int | None, limit: int,
                   language: Language) -> ReplayImage:
     record, played, seat = await recorded_hand(database, hand_id, player)
     # The offline player is "You", as on the terminal's table.

@@ -45,7 +45,7 @@ async def _print_review(args: argparse.Namespace, language: Language) -> int:
     record, played, seat = await recorded_hand(
         args.database or default_database_path(), args.hand, args.player)
     if seat is None:
-        raise HoldemError(tr("you did not play hand #{hand}", hand=str(args.hand)))
+        raise HoldemError(tr("you did not play hand #{hand}", hand=str(record.hand_id)))
     found = await asyncio.to_thread(review, played, seat)
     for line in review_text(record.hand_id, found):
         print(language.render(line))

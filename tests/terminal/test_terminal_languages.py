@@ -171,10 +171,13 @@ def test_a_piped_game_in_chinese_has_no_english_sentence_left(
     assert len(fragments) > 50 and "Your turn" in fragments
     left = [fragment for fragment in fragments if fragment in output]
     assert left == [], left
-    # Apart from names, card codes, the file's path, the keys (y/n, q, ?, Enter) and what was
-    # typed, no Latin words.
+    # Apart from names, card codes, the file's path, the keys (y/n, q, ?, Enter), what was
+    # typed and the commands that review and replay the last hand, no Latin words.
     path = str(tmp_path / "holdem.sqlite3")
+    commands = ("python -m bot review", "python -m bot replay --out hand.gif")
     latin = set(re.findall(r"[A-Za-z]{3,}", output.replace(path, "")))
+    assert all(command in output for command in commands)
+    latin -= {word for command in commands for word in re.findall(r"[A-Za-z]{3,}", command)}
     assert latin <= {"Happy", "Hal", "Enter", "lots", local_player_name()}, latin
     assert asyncio.run(audit_holds(tmp_path / "holdem.sqlite3"))
 
