@@ -173,10 +173,7 @@ async def _seat_and_play(
     name: str, stdin: TextIO,
 ) -> int:
     if options.tournament:
-        reader = LineReader(stdin)
-        reader.start()
-        player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID, bank=bank,
-                             echo_input=not _is_terminal(stdin))
+        player = _keyboard_player(manager, notifier, bank, stdin)
         sit_and_go = SitAndGo(manager, notifier, player, guild_id=GUILD_ID,
                               channel_id=CHANNEL_ID)
         return await sit_and_go.play(options, name)
@@ -187,10 +184,7 @@ async def _seat_and_play(
     except HoldemError as error:
         notifier.say(tr("Cannot sit down: {reason}", reason=error.message))
         return 1
-    reader = LineReader(stdin)
-    reader.start()
-    player = LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID, bank=bank,
-                         echo_input=not _is_terminal(stdin))
+    player = _keyboard_player(manager, notifier, bank, stdin)
     stack = await _sit_down(manager, notifier, player, options, name)
     if stack is None:
         return 1
@@ -252,6 +246,18 @@ async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier)
             await manager.answer_run_it_twice(CHANNEL_ID, LOCAL_USER_ID, False)
         await asyncio.sleep(0.05)
     return None
+
+
+def _keyboard_player(manager: TableManager, notifier: ConsoleNotifier, bank: LedgerBank,
+                     stdin: TextIO) -> LocalPlayer:
+    """The local player, reading ``stdin`` from now on: a piped script is echoed and read
+    line by line as the turns come; at a terminal, what was typed before a turn is not its
+    answer."""
+    reader = LineReader(stdin)
+    reader.start()
+    terminal = _is_terminal(stdin)
+    return LocalPlayer(manager, notifier, reader, channel_id=CHANNEL_ID, bank=bank,
+                       echo_input=not terminal, drop_type_ahead=terminal)
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -47,6 +47,23 @@ class LineReader:
             self._touch()
         return line
 
+    @property
+    def unread(self) -> int:
+        """How many typed lines wait for a prompt."""
+        return sum(line is not None for line in self._lines)
+
+    def drop_typed_ahead(self) -> list[str]:
+        """Forget the lines waiting before the next one that asks to leave (or the end of
+        input), and return them: what a person typed before seeing what it would answer."""
+        dropped = []
+        while self._lines and not is_leave(self._lines[0]):
+            line = self._lines.popleft()
+            assert line is not None  # the end of input asks to leave
+            dropped.append(line)
+        if dropped:
+            self._touch()
+        return dropped
+
     async def wait_for_leave(self) -> None:
         """Return once the next unread line asks to leave, or input has ended."""
         await self._wait_until(lambda: bool(self._lines) and is_leave(self._lines[0]))

@@ -189,6 +189,22 @@ _KINDS_BY_WORD: dict[str, tuple[ActionKind, ...]] = {
 }
 _NUMBERS = frozenset(str(number) for number in (FOLD, CHECK_OR_CALL, BET_OR_RAISE, ALL_IN))
 HELP_WORDS = frozenset({"?", "？", "h", "help", "帮助", "幫助"})
+BACK_WORDS = frozenset({"back", "menu", "返回", "菜单", "選單"})
+"""At the amount question: go back to the menu."""
+
+
+def names_a_choice(text: str) -> bool:
+    """True when ``text`` starts with a shortcut word (``c``, ``fold``, ``r 100``): at the
+    amount question it is read as the menu's answer, while a bare number is an amount."""
+    words = text.strip().lower().split()
+    return bool(words) and words[0] in _KINDS_BY_WORD
+
+
+def amount_help(legal: LegalActions, language: Language = ENGLISH) -> str:
+    """What ``?`` says at the amount question."""
+    return language.render(tr("Type a street total from {low} to {high} (Enter: {low}), "
+                              "another choice like c or f, or back for the menu.",
+                              low=legal.min_to, high=legal.max_to))
 
 
 def help_text(language: Language = ENGLISH, *, tournament: bool = False) -> str:
@@ -238,6 +254,7 @@ def _one_of(items: list[str], language: Language) -> str:
                               last=items[-1]))
 
 
-__all__ = ["ALL_IN", "BET_OR_RAISE", "CHECK_OR_CALL", "FOLD", "HELP", "HELP_WORDS",
-           "MenuError", "MenuOption", "amount_hint", "amount_prompt", "format_menu",
-           "help_text", "menu_options", "read_amount", "read_choice"]
+__all__ = ["ALL_IN", "BACK_WORDS", "BET_OR_RAISE", "CHECK_OR_CALL", "FOLD", "HELP",
+           "HELP_WORDS", "MenuError", "MenuOption", "amount_help", "amount_hint",
+           "amount_prompt", "format_menu", "help_text", "menu_options", "names_a_choice",
+           "read_amount", "read_choice"]

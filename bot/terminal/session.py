@@ -25,13 +25,16 @@ from bot.terminal.console_notifier import (
 )
 from bot.terminal.line_reader import LineReader, is_leave
 from bot.terminal.menu import (
+    BACK_WORDS,
     HELP_WORDS,
     MenuError,
     MenuOption,
+    amount_help,
     amount_prompt,
     format_menu,
     help_text,
     menu_options,
+    names_a_choice,
     read_amount,
     read_choice,
 )
@@ -70,6 +73,7 @@ class LocalPlayer:
         channel_id: int,
         bank: Bank,
         echo_input: bool = False,
+        drop_type_ahead: bool = False,
     ) -> None:
         self._manager = manager
         self._notifier = notifier
@@ -77,6 +81,9 @@ class LocalPlayer:
         self._channel_id = channel_id
         self._bank = bank
         self._echo = echo_input
+        self._drop_type_ahead = drop_type_ahead
+        """At a terminal, lines typed while the bots acted are dropped when a turn starts:
+        they were typed before the person saw the street they would answer."""
         self._user_id = notifier.user_id
         self._language = notifier.language
 
@@ -114,17 +121,25 @@ class LocalPlayer:
         legal = request.prompt.legal
         pot = request.prompt.pot_total
         say = self._notifier.say
+        dropped = self._reader.drop_typed_ahead() if self._drop_type_ahead else []
+        if dropped:
+            say(tr("Ignored what was typed before your turn: {typed}",
+                   typed=", ".join(printable(line) for line in dropped)))
         say(tr("Your turn: {amount} to call, pot {pot}.", amount=legal.call_amount, pot=pot)
             if legal.can_call else tr("Your turn: nothing to call, pot {pot}.", pot=pot))
         view = self._manager.coaching_view(self._channel_id, self._user_id)
         if view is not None:  # the table shows hints (--hints)
             for hint_line in hint_text(await asyncio.to_thread(hint, view)):
                 say("  " + self._language.render(hint_line))
-        say("  " + format_menu(menu_options(legal, self._language)))
+        menu = "  " + format_menu(menu_options(legal, self._language))
+        say(menu)
         tournament = self._notifier.in_tournament
+        typed: str | None = None  # a menu answer given at the amount question
         while True:
-            line = await self._ask(tr("Your choice (? help, q sits out)") if tournament
-                                   else tr("Your choice (? help, q leaves)"))
+            line = typed if typed is not None else await self._ask(
+                tr("Your choice (? help, q sits out)") if tournament
+                else tr("Your choice (? help, q leaves)"))
+            typed = None
             if is_leave(line):
                 return False
             if (line or "").strip().lower() in HELP_WORDS:
@@ -149,18 +164,34 @@ class LocalPlayer:
                 amount = await self._ask_amount(request)
                 if amount is None:
                     return False
+                if isinstance(amount, str):
+                    if not amount:  # back
+                        say(menu)
+                    typed = amount or None
+                    continue
                 choice = amount
             if await self._act(choice):
                 return True
 
-    async def _ask_amount(self, request: TurnRequest) -> Action | None:
+    async def _ask_amount(self, request: TurnRequest) -> Action | str | None:
+        """The bet or raise typed at the amount question, ``None`` to leave, or a line the
+        menu reads instead: ``""`` for ``back``, another choice as typed (``c``, ``fold``)."""
         legal = request.prompt.legal
         while True:
             line = await self._ask(amount_prompt(legal, self._language).removesuffix("> "))
             if is_leave(line):
                 return None
+            text = line or ""
+            word = text.strip().lower()
+            if word in BACK_WORDS:
+                return ""
+            if names_a_choice(text):
+                return text
+            if word in HELP_WORDS:
+                self._notifier.say(amount_help(legal, self._language))
+                continue
             try:
-                return read_amount(legal, line or "", self._language)
+                return read_amount(legal, text, self._language)
             except MenuError as error:
                 self._notifier.say(error.message)
 
