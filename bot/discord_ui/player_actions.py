@@ -8,17 +8,25 @@ in the language of the person who clicked or typed (``language_of``).
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 
-from bot.discord_ui.embeds import hole_cards_text
-from bot.discord_ui.hints import hint_lines
-from bot.discord_ui.replies import language_of, reply, within_deadline
+from bot.discord_ui.replies import language_of, reply, seconds_to_acknowledge, within_deadline
 from bot.discord_ui.services import table_services
-from bot.discord_ui.views.pre_actions import my_cards_view
+from bot.discord_ui.views.pre_actions import my_cards_lines, my_cards_view_now, sitting_out_at
 from bot.i18n import Text, tr
 from bot.tables.errors import NotYourTurn, TableMovedOn
 from bot.tables.notifier import TableState, Turn, TurnPrompt
 from engine.actions import Action, ActionKind
+
+log = logging.getLogger(__name__)
+
+CARDS_PICTURE_WAIT = 1.0
+"""Seconds My cards waits for the picture of the cards before answering without it: the
+picture worker may be queued behind every table's pictures (up to its deadline), Discord
+wants an answer within 3, and the text names the cards anyway."""
 
 
 def current_turn(
@@ -88,24 +96,27 @@ def confirmation(action: Action) -> Text:
 async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> None:
     """Answer ephemerally with the person's hole cards in this channel's hand (and the coach's
     hint when the table shows hints), with the pre-actions they may choose now and, while they
-    sit out, **I'm back**."""
+    sit out, **I'm back**; within Discord's deadline however busy the picture worker is."""
     bot = table_services(interaction)
     language = language_of(interaction)
     channel_id, user_id = interaction.channel_id or 0, interaction.user.id
     state = bot.tables.state(channel_id)
     cards = bot.tables.hole_cards(channel_id, user_id)
-    seat = state.seat_of(user_id) if state is not None else None
-    away = channel_id if seat is not None and seat.sitting_out else None
+    view = my_cards_view_now(bot.tables, channel_id, user_id, language)
     if state is None or not cards:
         text = tr("You are sitting out: press **I'm back** to play from the next hand.") \
-            if away is not None else tr("You have no cards in a hand at this table right now.")
-        await reply(interaction, language.render(text),
-                    view=my_cards_view(None, away, language))
+            if sitting_out_at(bot.tables, channel_id, user_id) is not None \
+            else tr("You have no cards in a hand at this table right now.")
+        await reply(interaction, language.render(text), view=view)
         return
-    image = await bot.notifier.cards_image(cards)
-    lines = [hole_cards_text(state, cards, language),
-             *await hint_lines(bot.tables, channel_id, user_id, language),
+    picture = asyncio.ensure_future(bot.notifier.cards_image(cards))
+    words = asyncio.ensure_future(my_cards_lines(bot.tables, channel_id, user_id, language))
+    ready, _ = await asyncio.wait({picture}, timeout=min(CARDS_PICTURE_WAIT,
+                                                         seconds_to_acknowledge(interaction)))
+    if not ready:
+        picture.cancel()
+        log.info("My cards answered without its picture: the picture was not ready in time")
+    lines = [*await within_deadline(interaction, words),
              *bot.notifier.take_notices(user_id, language)]
-    choices = bot.tables.pre_action_choices(channel_id, user_id)
-    await reply(interaction, "\n".join(lines), file=image,
-                view=my_cards_view(choices, away, language))
+    await reply(interaction, "\n".join(lines),
+                file=picture.result() if ready else None, view=view)

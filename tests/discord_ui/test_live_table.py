@@ -6,13 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_ui.app import HoldemBot
-from tests.discord_ui.club import (
-    Club,
-    control,
-    seat_two_and_a_bot,
-    start_hand,
-    wait_for_turn_or_end,
-)
+from tests.discord_ui.club import Club, control, seat_two_and_a_bot, wait_for_turn_or_end
+from tests.discord_ui.heads_up import heads_up
 from tests.fake_discord import CallKind
 
 pytestmark = pytest.mark.slow
@@ -39,18 +34,6 @@ async def test_spammed_reposts_coalesce_and_the_table_stays_one_edit_behind(club
     assert published <= 2  # the repost in flight, then the latest state
     embed = (await club.table_message(bot)).embeds[0]
     assert any(f"<@{club.admin}>" in field["value"] for field in embed["fields"]), embed
-
-
-async def heads_up(club: Club) -> tuple[HoldemBot, int, int]:
-    """Alice and Bob alone at the table, the first hand dealt: the bot, the person to act
-    first and the other, whose turn comes next."""
-    bot = await club.start_bot()
-    for user in (club.alice, club.bob):
-        await club.fake.slash(user, club.channel, "join")
-    await start_hand(club, bot, club.alice)
-    first = await wait_for_turn_or_end(club, bot)
-    assert first is not None
-    return bot, first, club.bob if first == club.alice else club.alice
 
 
 async def next_player_can_act(club: Club, bot: HoldemBot, user: int) -> None:

@@ -4,7 +4,9 @@ sits out.
 A pre-action button names the hand (the ledger's id), the street and, for Call N, the amount,
 so a press after the hand moved on is refused instead of choosing something else; the runtime
 checks it like a click (``TableManager.pre_act``). Pressing the chosen one again clears it.
-**I'm back** names its table's channel, so it works from a direct message too.
+A press is answered on the My cards message itself: its buttons then highlight the choice
+that holds (none once cleared), and under the cards a line says it. **I'm back** names its
+table's channel, so it works from a direct message too.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from typing import Any, Self
 
 import discord
 
-from bot.discord_ui.replies import reply
+from bot.discord_ui.embeds import hole_cards_text
+from bot.discord_ui.hints import hint_lines
+from bot.discord_ui.replies import language_of, reply
 from bot.discord_ui.services import table_services
 from bot.discord_ui.views.pressable import Pressable
 from bot.i18n import ENGLISH, Language, tr, tr_c
+from bot.tables.manager import TableManager
 from bot.tables.pre_actions import PreAction, PreActionChoices, PreActionKind
 from engine.actions import Street
 
@@ -59,15 +64,17 @@ class PreActionButton(Pressable, discord.ui.DynamicItem[Button], template=PRE_AC
                              Street(int(match["street"])), int(match["amount"])))
 
     async def press(self, interaction: discord.Interaction[discord.Client]) -> None:
-        bot = table_services(interaction)
-        chosen = await bot.tables.pre_act(interaction.channel_id or 0, interaction.user.id,
-                                          self.choice)
-        if chosen is None:
-            await reply(interaction, tr("Pre-action cleared: you choose when your turn comes."))
-        else:
-            await reply(interaction, tr(
-                "Pre-action: {choice}. It is played the moment your turn comes, if it still "
-                "holds; press it again to clear it.", choice=chosen.label))
+        tables = table_services(interaction).tables
+        channel_id, user_id = interaction.channel_id or 0, interaction.user.id
+        chosen = await tables.pre_act(channel_id, user_id, self.choice)
+        language = language_of(interaction)
+        note = tr("Pre-action cleared: you choose when your turn comes.") if chosen is None \
+            else tr("Pre-action: {choice}. It is played the moment your turn comes, if it "
+                    "still holds; press it again to clear it.", choice=chosen.label)
+        lines = await my_cards_lines(tables, channel_id, user_id, language)
+        await interaction.response.edit_message(
+            content="\n".join([*lines, language.render(note)]),
+            view=my_cards_view_now(tables, channel_id, user_id, language))
 
 
 class BackButton(Pressable, discord.ui.DynamicItem[Button], template=BACK_BUTTON):
@@ -116,3 +123,30 @@ def my_cards_view(choices: PreActionChoices | None, sitting_out_at: int | None,
     if sitting_out_at is not None:
         view.add_item(BackButton(sitting_out_at, language))
     return view
+
+
+def sitting_out_at(tables: TableManager, channel_id: int, user_id: int) -> int | None:
+    """``channel_id`` when the person sits out at its table (their My cards offers **I'm
+    back**), else ``None``."""
+    state = tables.state(channel_id)
+    seat = state.seat_of(user_id) if state is not None else None
+    return channel_id if seat is not None and seat.sitting_out else None
+
+
+def my_cards_view_now(tables: TableManager, channel_id: int, user_id: int,
+                      language: Language) -> discord.ui.View | None:
+    """``my_cards_view`` of what the person may choose at the channel's table now."""
+    return my_cards_view(tables.pre_action_choices(channel_id, user_id),
+                         sitting_out_at(tables, channel_id, user_id), language)
+
+
+async def my_cards_lines(tables: TableManager, channel_id: int, user_id: int,
+                         language: Language) -> list[str]:
+    """What My cards says of the person's hand at the channel's table: their cards, and the
+    coach's hint when the table shows hints; nothing when they hold no cards."""
+    state = tables.state(channel_id)
+    cards = tables.hole_cards(channel_id, user_id)
+    if state is None or not cards:
+        return []
+    return [hole_cards_text(state, cards, language),
+            *await hint_lines(tables, channel_id, user_id, language)]
