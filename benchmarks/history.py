@@ -6,7 +6,12 @@ counted as the bot counts them), then times the ledger work of start-up (open + 
 alone, as the median of ``--repeat`` runs, and the backfill of every hand's habits.
 
     python -m benchmarks.history [--hands 10000] [--guilds 20] [--repeat 5] [--json]
-                                 [--database PATH|postgresql://…]
+                                 [--database PATH|postgresql://…] [--busy TABLES]
+
+With ``--busy``, bots-only tables then play on the same ledger in the same process, as a busy
+bot's do, in a window alone and in a window beside the commands run back to back: their hands
+a second and the p99 wait of their ledger calls in each (``beside_busy_tables``). On SQLite it
+also measures the disk a hand takes, kept and pruned (``disk_figures``).
 
 Building is the slow part: each hand is fourteen writes (six buy-ins, the hand begun and
 settled, six cash-outs), 250 to 700 hands a second on SQLite (2-core machine shared with other
@@ -31,8 +36,12 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+from benchmarks.tables import SimulatedPeople
 from bot.ledger import HABIT_FIGURES, HandParticipant, LeaderboardOrder, Ledger
+from bot.tables.manager import TableManager
+from bot.tables.settings import TableSettings
 from engine.cards import Deck
 from engine.hand import Hand
 from engine.hand_record import RecordedHand
@@ -153,6 +162,99 @@ async def measure(location: str | Path, hands: int, guilds: int, repeat: int) ->
     return figures
 
 
+BUSY_GUILD = 999_999
+"""The guild of the busy tables (not one of the history's)."""
+TABLE_CALLS = frozenset({"begin_hand", "settle_hand", "buy_in", "cash_out", "save_table_state"})
+"""The ledger calls of a table's hand path, whose waits ``beside_busy_tables`` times."""
+
+
+class TimedLedger:
+    """The ledger as the busy tables use it, timing each of their hand path's calls."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.waits: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.ledger, name)
+        if name not in TABLE_CALLS:
+            return attribute
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await attribute(*args, **kwargs)
+            finally:
+                self.waits.append(time.perf_counter() - started)
+
+        return timed
+
+
+async def every_command(ledger: Ledger, guild: int, person: int) -> None:
+    """What /stats, every /leaderboard (both scopes), /history and /replay read, once."""
+    await ledger.stats(guild, person)
+    await ledger.tournament_stats(guild, person)
+    await ledger.habits(guild)
+    await ledger.results_over_time(guild, person)
+    await ledger.server_averages(guild)
+    for order in ORDERS:
+        for where in (guild, None):
+            await ledger.leaderboard(where, by=order)
+    (latest,) = await ledger.recent_hands(guild, person, limit=1)
+    record = await ledger.hand_history(latest.hand_id)
+    assert record is not None and record.replay is not None
+    RecordedHand.from_json(record.replay)
+
+
+async def beside_busy_tables(location: str | Path, tables: int,
+                             seconds: float) -> dict[str, float]:
+    """Bots-only tables play on the history's ledger in this process, as a busy bot's do: their
+    hands a second and the p99 wait of their ledger calls, in a window alone and then in a
+    window beside the commands run back to back (a person reading /stats, /leaderboard,
+    /history and /replay without pause)."""
+    async with await Ledger.open(location) as ledger:
+        timed = TimedLedger(ledger)
+        people = SimulatedPeople(random.Random(1))
+        manager = TableManager(timed, people, rng=random.Random(2),  # type: ignore[arg-type]
+                               default_settings=TableSettings.instant())
+        people.manager = manager
+        await manager.start(resume=True)
+        channels = [10**7 + k for k in range(tables)]
+        for channel in channels:
+            await manager.add_bots(BUSY_GUILD, channel, "easy", count=4)
+        playing = [asyncio.create_task(manager.run_hands(channel, 10**9)) for channel in channels]
+        figures: dict[str, float] = {}
+        try:
+            await asyncio.sleep(1.0)  # the tables get going (not measured)
+            for window in ("alone", "beside"):
+                reading = asyncio.create_task(_read_without_pause(ledger)) \
+                    if window == "beside" else None
+                people.reset_counts()
+                timed.waits.clear()
+                await asyncio.sleep(seconds)
+                hands = sum(people.hands_by_table.values())
+                if reading is not None:
+                    reading.cancel()
+                    await asyncio.gather(reading, return_exceptions=True)
+                figures[f"busy_hands_per_s_{window}"] = hands / seconds
+                waits = sorted(timed.waits)
+                figures[f"busy_ledger_wait_p99_ms_{window}"] = \
+                    waits[int(0.99 * (len(waits) - 1))] * 1e3 if waits else 0.0
+        finally:
+            for task in playing:
+                task.cancel()
+            await asyncio.gather(*playing, return_exceptions=True)
+            await manager.shutdown()
+    figures["busy_hands_ratio"] = (figures["busy_hands_per_s_beside"]
+                                   / max(figures["busy_hands_per_s_alone"], 1e-9))
+    return figures
+
+
+async def _read_without_pause(ledger: Ledger) -> None:
+    while True:
+        await every_command(ledger, 1, 1_001)
+
+
 HAND_LOG = ("hands", "hand_players", "hand_stacks")
 """The tables that grow by a hand's rows; with their indexes and the hand's result entries
 they are what a hand takes on disk (this benchmark's buy-ins and cash-outs around every hand
@@ -202,6 +304,10 @@ def main() -> None:
     parser.add_argument("--database", default=None,
                         help="an SQLite path or a postgresql:// URL of an empty database "
                              "(default: a temporary SQLite file)")
+    parser.add_argument("--busy", type=int, default=0, metavar="TABLES",
+                        help="also time TABLES bots-only tables on the same ledger, alone and "
+                             "beside the commands run back to back")
+    parser.add_argument("--busy-seconds", type=float, default=10.0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
@@ -209,6 +315,9 @@ def main() -> None:
         figures = asyncio.run(measure(location, args.hands, args.guilds, args.repeat))
         if isinstance(location, Path) or not str(location).startswith("postgres"):
             figures.update(asyncio.run(disk_figures(Path(location))))
+        if args.busy:
+            figures.update(asyncio.run(beside_busy_tables(location, args.busy,
+                                                          args.busy_seconds)))
     if args.json:
         print(json.dumps({"hands": args.hands, "guilds": args.guilds, **figures}))
         return
@@ -217,6 +326,12 @@ def main() -> None:
     for name, value in figures.items():
         if name.endswith("_ms"):
             print(f"{name.removesuffix('_ms')}: {value:.2f} ms")
+    if "busy_hands_ratio" in figures:
+        print(f"{args.busy} busy tables: {figures['busy_hands_per_s_alone']:,.0f} hands/s alone,"
+              f" {figures['busy_hands_per_s_beside']:,.0f} beside the commands "
+              f"({figures['busy_hands_ratio']:.2f}x); their ledger calls' p99 wait "
+              f"{figures['busy_ledger_wait_p99_ms_alone']:.1f} ms alone, "
+              f"{figures['busy_ledger_wait_p99_ms_beside']:.1f} ms beside")
     if "hand_bytes" in figures:
         print(f"disk: {figures['hand_bytes']:,.0f} bytes a hand, "
               f"{figures['pruned_hand_bytes']:,.0f} once pruned (prune-hands, then VACUUM)")
