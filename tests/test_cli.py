@@ -76,11 +76,14 @@ def test_an_unknown_log_level_is_one_line_and_exit_status_2() -> None:
                              "CRITICAL, not 'BOGUS'\n")
 
 
-def test_play_with_an_unknown_lang_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
+def test_play_with_an_unknown_lang_is_refused_like_a_bad_option_with_status_2(
+    tmp_path: Path,
+) -> None:
     result = run_bot("play", "--lang", "xx-YY", "--database", str(tmp_path / "x.sqlite3"))
     assert result.returncode == 2
-    assert result.stderr == ("error: unknown language 'xx-YY' for --lang; use en, zh-Hans "
-                             "(or zh-CN) or zh-Hant (or zh-TW)\n")
+    assert result.stderr.startswith("usage: holdem play")
+    assert result.stderr.endswith("holdem play: error: unknown language 'xx-YY' for --lang; "
+                                  "use en, zh-Hans (or zh-CN) or zh-Hant (or zh-TW)\n")
     assert result.stdout == "" and not (tmp_path / "x.sqlite3").exists()
 
 

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from bot.i18n import tr
 from bot.process import configure_logging
-from bot.terminal.cli import parse_options
+from bot.terminal.cli import build_parser, parse_options
 from bot.terminal.game import play
 from bot.terminal.language import command_line_language
 from bot.terminal.render import Style, detect_colour
@@ -28,13 +28,14 @@ def main(
     stdout: TextIO | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> int:
-    """Run ``holdem play [options]``; returns the exit status (0 after leaving the table)."""
+    """Run ``holdem play [options]``; returns the exit status (0 after leaving the table).
+    Bad options, an unknown ``--lang`` included, exit with argparse's usage line and
+    status 2."""
     env = os.environ if environ is None else environ
     words = sys.argv[1:] if argv is None else argv
     language, refusal = command_line_language(words, env)
     if refusal is not None:
-        print(language.render(tr("error: {problem}", problem=refusal)), file=sys.stderr)
-        return 2
+        build_parser(language).error(language.render(refusal))
     options = parse_options(words, language)
     # Only problems are logged, to stderr, so they never mix with the table on stdout.
     try:

@@ -172,14 +172,13 @@ def build_parser(language: Language = ENGLISH) -> argparse.ArgumentParser:
                     "the last players standing share the prize pool")),
     )
     parser.add_argument(
-        "--structure", type=localized(language, parse_structure), default=DEFAULT_STRUCTURE,
+        "--structure", type=localized(language, parse_structure), default=None,
         metavar="NAME",
         help=say(tr("the tournament's blind structure: {structures} (default: {structure})",
                     structures=", ".join(STRUCTURES), structure=DEFAULT_STRUCTURE)),
     )
     parser.add_argument(
-        "--stack", type=localized(language, _positive_int), default=DEFAULT_STARTING_STACK,
-        metavar="CHIPS",
+        "--stack", type=localized(language, _positive_int), default=None, metavar="CHIPS",
         help=say(tr("the tournament's starting stack (default: {chips})",
                     chips=DEFAULT_STARTING_STACK)),
     )
@@ -224,6 +223,11 @@ def parse_options(argv: Sequence[str], language: Language = ENGLISH) -> PlayOpti
     (its refusals in ``language``)."""
     parser = build_parser(language)
     args = parser.parse_args(list(argv))
+    if not args.tournament and (args.structure is not None or args.stack is not None):
+        # Refused rather than implying --tournament: --stack could be meant as a buy-in.
+        parser.error(language.render(tr(
+            "--structure and --stack are a tournament's: add --tournament (at a cash table, "
+            "--buy-in sets your stack)")))
     database = args.database or default_database_path()
     small, big = args.blinds
     bots = args.bots
@@ -237,7 +241,8 @@ def parse_options(argv: Sequence[str], language: Language = ENGLISH) -> PlayOpti
     return PlayOptions(
         bots=bots, small_blind=small, big_blind=big, buy_in=args.buy_in,
         database_path=database, seed=args.seed, fast=args.fast, colour=args.colour,
-        tournament=args.tournament, structure=args.structure,
-        starting_stack=args.stack, language=args.language, hints=args.hints,
+        tournament=args.tournament, structure=args.structure or DEFAULT_STRUCTURE,
+        starting_stack=args.stack or DEFAULT_STARTING_STACK, language=args.language,
+        hints=args.hints,
         straddle=args.straddle,
     )

@@ -191,7 +191,6 @@ async def _seat_and_play(
     notifier.say(tr("You sit down with {chips} chips. {help}", chips=stack,
                     help=help_text(notifier.language)))
     await player.play()
-    notifier.say(tr("You leave the table."))
     await _leave(manager, notifier)
     return 0
 
@@ -201,14 +200,16 @@ async def _sit_down(
     name: str,
 ) -> int | None:
     """Join the table; the stack, or ``None`` when the player cannot sit down. A balance too
-    small for the buy-in is offered the daily bonus (once) instead of a dead end."""
+    small for the buy-in is offered the daily bonus (once, if it is enough) instead of a
+    dead end."""
+    needed = options.buy_in or manager.table_settings(CHANNEL_ID).min_buy_in
     offered = False
     while True:
         try:
             return await manager.join(GUILD_ID, CHANNEL_ID, LOCAL_USER_ID, name, options.buy_in)
         except NotEnoughChips as error:
             notifier.say(tr("Cannot sit down: {reason}", reason=error.message))
-            if offered or await player.claim_daily_bonus() is None:
+            if offered or await player.claim_daily_bonus(needed) is None:
                 return None
             offered = True
         except HoldemError as error:
@@ -217,14 +218,18 @@ async def _sit_down(
 
 
 async def _leave(manager: TableManager, notifier: ConsoleNotifier) -> None:
-    """Leave now, or fold and wait for the hand to end, then say what was cashed out."""
+    """Leave now, or fold and wait for the hand to end, then say what was cashed out: one
+    line says which."""
     try:
         cashed = await manager.leave(CHANNEL_ID, LOCAL_USER_ID)
     except NotSeated:
+        notifier.say(tr("You leave the table."))
         return
     if cashed is None:
         notifier.say(tr("You leave when this hand is over."))
         cashed = await _wait_until_unseated(manager, notifier)
+    else:
+        notifier.say(tr("You leave the table."))
     if cashed is not None:
         notifier.say(tr("You cash out {chips} chips.", chips=cashed))
 

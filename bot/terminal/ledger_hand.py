@@ -44,13 +44,14 @@ def run_command(argv: Sequence[str], environ: Mapping[str, str] | None,
                 build_parser: Callable[[Language], argparse.ArgumentParser],
                 work: Callable[[argparse.Namespace, Language], Coroutine[Any, Any, int]]) -> int:
     """Parse ``argv`` in the language it asks for and run ``work``; a ``HoldemError`` it
-    raises is one line on stderr and status 1, an unknown language status 2."""
+    raises is one line on stderr and status 1; bad options, an unknown language included,
+    exit with argparse's usage line and status 2."""
     language, problem = command_line_language(argv, os.environ if environ is None else environ)
     say = language.render
+    parser = build_parser(language)
     if problem is not None:
-        print(say(tr("error: {problem}", problem=problem)), file=sys.stderr)
-        return 2
-    args = build_parser(language).parse_args(list(argv))
+        parser.error(say(problem))
+    args = parser.parse_args(list(argv))
     try:
         return asyncio.run(work(args, language))
     except HoldemError as error:

@@ -258,10 +258,13 @@ class LocalPlayer:
         say(tr("You buy in again: your stack is {stack}.", stack=stack))
         return True
 
-    async def claim_daily_bonus(self) -> int | None:
+    async def claim_daily_bonus(self, needed: int | None = None) -> int | None:
         """Offer the daily bonus; the new balance once claimed, ``None`` when the player
-        declines or leaves, or the bonus is not ready yet (they are told how long to wait)."""
+        declines or leaves, or the bonus is not ready yet (they are told how long to wait).
+        Not offered (``None``) when it could not bring the balance to ``needed`` chips."""
         amount = self._bank.daily_amount
+        if needed is not None and await self._bank.balance() + amount < needed:
+            return None
         if not await self._ask_yes_or_no(tr("Claim your daily bonus of {amount} chips? y/n",
                                             amount=amount)):
             return None

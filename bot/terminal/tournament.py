@@ -69,7 +69,7 @@ class SitAndGo:
         except HoldemError as error:
             notifier.say(tr("Cannot start the tournament: {reason}", reason=error.message))
             return 1
-        if not await self._register(tournament_id, name):
+        if not await self._register(tournament_id, name, settings.buy_in):
             with contextlib.suppress(HoldemError):
                 await tournaments.cancel(tournament_id)
             return 1
@@ -113,8 +113,9 @@ class SitAndGo:
             notifier.say(result)
         return 0
 
-    async def _register(self, tournament_id: int, name: str) -> bool:
-        """Pay the buy-in; a balance too small is offered the daily bonus once."""
+    async def _register(self, tournament_id: int, name: str, buy_in: int) -> bool:
+        """Pay the ``buy_in``; a balance too small is offered the daily bonus once, if it
+        would be enough."""
         offered = False
         while True:
             try:
@@ -122,7 +123,7 @@ class SitAndGo:
                 return True
             except NotEnoughChips as error:
                 self._notifier.say(tr("Cannot register: {reason}", reason=error.message))
-                if offered or await self._player.claim_daily_bonus() is None:
+                if offered or await self._player.claim_daily_bonus(buy_in) is None:
                     return False
                 offered = True
             except HoldemError as error:

@@ -108,7 +108,9 @@ class TournamentNews:
             if entrant.user_id != self._user_id and phase is TournamentPhase.RUNNING:
                 news.append(_bust(entrant, status.entrant_count))
         if phase is TournamentPhase.CANCELLED and previous is not TournamentPhase.CANCELLED:
-            news.append(tr("The tournament is cancelled; every buy-in is refunded."))
+            # Nobody registered (the player's buy-in was refused): no buy-in to refund.
+            news.append(tr("The tournament is cancelled; every buy-in is refunded.")
+                        if status.entrants else tr("The tournament is cancelled."))
         return news
 
 

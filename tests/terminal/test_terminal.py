@@ -705,10 +705,10 @@ def test_sitting_down_with_a_zero_balance_offers_the_daily_bonus_like_slash_dail
     assert audit_ok and f"Balance: {balance:,} chips ({balance:+,} this session, " \
         "including a 1,000-chip daily bonus)" in output
     again = io.StringIO()
-    status = main(["--fast", "--bots", "easy", "--buy-in", "2000", "--database",
+    status = main(["--fast", "--bots", "easy", "--buy-in", "1500", "--database",
                    str(database)], stdin=io.StringIO("y\n"), stdout=again, environ={})
     assert status == 1  # the bonus was claimed today: the wait is said, nothing changes
-    assert "Cannot sit down: You need 2,000 chips" in again.getvalue()
+    assert "Cannot sit down: You need 1,500 chips" in again.getvalue()
     assert re.search(r"Your next daily bonus is ready in 2[34]\s?h \d\d?\s?m(in)?\.",
                      again.getvalue())
     assert asyncio.run(ledger_figures(database)) == (balance, True)
