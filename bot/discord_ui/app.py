@@ -28,6 +28,7 @@ from bot.discord_ui.views.amount_form import answer_form
 from bot.discord_ui.views.outdated import OutdatedButton
 from bot.discord_ui.views.pre_actions import BackButton, PreActionButton
 from bot.discord_ui.views.run_it_twice import RunItTwiceButton
+from bot.discord_ui.views.show_cards import ShowButton
 from bot.discord_ui.views.table_controls import answer_table_click
 from bot.ledger import Ledger, LedgerError, ShardClaimLost
 from bot.process import PROCESS_TOKEN
@@ -210,7 +211,8 @@ class HoldemBot(commands.AutoShardedBot):
                 self.ledger.take_table_messages)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(RunItTwiceButton, PreActionButton, BackButton, OutdatedButton)
+        self.add_dynamic_items(RunItTwiceButton, PreActionButton, BackButton, OutdatedButton,
+                               ShowButton)
         await self.tree.set_translator(CatalogTranslator())
         if self.options.sync_commands:
             await self._sync_commands()

@@ -172,6 +172,9 @@ def outcome_text(outcome: HandOutcome, language: Language = ENGLISH) -> str:
             hands=" / ".join(render_plain(hand, language) for hand in shown.hand_names)))
         for shown in outcome.shown
     ]
+    lines += [language.render(tr("{name} shows {cards}", name=plain(shown.name),
+                                 cards=cards_text(shown.cards)))
+              for shown in outcome.shown_after]  # by the winner without a showdown
     lines += [_award_text(outcome, index, language) for index in range(len(outcome.awards))]
     return "\n".join(lines)
 

@@ -46,10 +46,11 @@ from bot.discord_ui.tournament_embeds import (
 from bot.discord_ui.turn_pings import TurnPings
 from bot.discord_ui.views.pre_actions import back_view
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
+from bot.discord_ui.views.show_cards import ShowOfferButtons
 from bot.i18n import ENGLISH, Language, Message, language_for, languages, tr
 from bot.render.pictures import Pictures
 from bot.tables.hand_runner import SAT_OUT_NOTICE
-from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.notifier import HandOutcome, ShowOffer, TableState, TurnPrompt
 from bot.tables.settings import TableSettings
 from bot.tables.tournament_status import (
     PlayerMoved,
@@ -164,6 +165,7 @@ class DiscordNotifier:
         self._turns: dict[int, tuple[int, TurnPrompt]] = {}
         self._outcomes: dict[int, HandOutcome] = {}
         self._run_twice_questions: dict[int, list[discord.Message]] = {}
+        self._show_offers: dict[int, list[discord.Message]] = {}
         self._notices: OrderedDict[int, list[Message]] = OrderedDict()
         self._languages: OrderedDict[int, Language] = OrderedDict()
         self._noticed_once: OrderedDict[int, None] = OrderedDict()
@@ -215,6 +217,11 @@ class DiscordNotifier:
                 await question.delete()
             except discord.HTTPException:
                 log.info("could not delete a run-it-twice question in %s", channel_id)
+        for offer in self._show_offers.pop(channel_id, []):  # closed: its buttons go
+            try:
+                await offer.edit(view=None)
+            except discord.HTTPException:
+                log.info("could not close an offer to show in %s", channel_id)
 
     async def hole_cards(self, state: TableState, user_id: int, cards: tuple[Card, ...]) -> None:
         self._deliver(self._send_hole_cards(state, user_id, cards))
@@ -245,6 +252,31 @@ class DiscordNotifier:
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         self._run_twice_questions.setdefault(state.channel_id, []).append(question)
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        """DM the person their offer to show (the table shows the hand's end meanwhile); the
+        offer's buttons go once the hand is settled."""
+        self._states[state.channel_id] = state
+        self._show(state.channel_id)
+        self._deliver(self._send_show_offer(state.channel_id, user_id, offer))
+
+    async def _send_show_offer(self, channel_id: int, user_id: int, offer: ShowOffer) -> None:
+        language = self.person_language(user_id, channel_id)
+        text = tr("Your hand in hand #{hand} wins nothing: show it or muck it? The offer "
+                  "closes {countdown}.", hand=str(offer.hand_id),
+                  countdown=countdown(offer.deadline)) if offer.at_showdown else tr(
+            "You won hand #{hand} without a showdown: show your cards? The offer closes "
+            "{countdown}.", hand=str(offer.hand_id), countdown=countdown(offer.deadline))
+        buttons = ShowOfferButtons(channel_id, offer.hand_id, offer.cards,
+                                   at_showdown=offer.at_showdown, language=language)
+        try:
+            message = await asyncio.wait_for(self._send_dm(
+                user_id, f"{channel_link(channel_id)}: {language.render(text)}", None, buttons),
+                self._dm_deadline)
+        except (TimeoutError, discord.HTTPException) as error:
+            log.info("offer to show to user %s not sent: %r", user_id, error)
+            return
+        self._show_offers.setdefault(channel_id, []).append(message)
 
     # -- tournaments ---------------------------------------------------------------------------
 
@@ -413,7 +445,8 @@ class DiscordNotifier:
         """Show a closed table's last state (where the channel still exists), then forget the
         channel: nothing of a closed table stays in memory."""
         live = self._live.pop(channel_id, None)
-        for store in (self._states, self._turns, self._outcomes, self._run_twice_questions):
+        for store in (self._states, self._turns, self._outcomes, self._run_twice_questions,
+                      self._show_offers):
             store.pop(channel_id, None)
         self.turn_pings.turn_closed(channel_id)
         self._tournament_tables.discard(channel_id)
@@ -665,7 +698,7 @@ class DiscordNotifier:
         await asyncio.wait_for(self._send_dm(user_id, text, None, None), self._dm_deadline)
 
     async def _send_dm(self, user_id: int, text: str, image: bytes | None,
-                       view: discord.ui.View | None) -> None:
+                       view: discord.ui.View | None) -> discord.Message:
         """Send a DM; the DM channel is opened once per person (discord.py remembers only
         128 of them, so a busy bot would otherwise open one per hand and person, a call
         against the global rate limit) and kept in the book. A kept channel Discord no longer
@@ -678,13 +711,13 @@ class DiscordNotifier:
             channel_id = await self._open_dm_channel(user_id)
         _remember(self._dm_channels, user_id, channel_id)
         try:
-            await self._dm_channel(channel_id).send(text, files=_attachments(image),
-                                                    view=buttons)
+            return await self._dm_channel(channel_id).send(text, files=_attachments(image),
+                                                           view=buttons)
         except discord.NotFound:
             channel_id = await self._open_dm_channel(user_id)
             _remember(self._dm_channels, user_id, channel_id)
-            await self._dm_channel(channel_id).send(text, files=_attachments(image),
-                                                    view=buttons)
+            return await self._dm_channel(channel_id).send(text, files=_attachments(image),
+                                                           view=buttons)
 
     async def _open_dm_channel(self, user_id: int) -> int:
         channel_id = (await self._client.create_dm(discord.Object(user_id))).id

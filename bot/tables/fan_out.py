@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from bot.i18n import Message
-from bot.tables.notifier import HandOutcome, Notifier, TableState, TurnPrompt
+from bot.tables.notifier import HandOutcome, Notifier, ShowOffer, TableState, TurnPrompt
 from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.cards import Card
 
@@ -95,6 +95,9 @@ class FanOutNotifier:
         self, state: TableState, user_ids: Sequence[int], deadline: float
     ) -> None:
         await self.front_end.ask_run_it_twice(state, user_ids, deadline)
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        await self.front_end.offer_show(state, user_id, offer)
 
     async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
         await self.front_end.table_resumed(channel_id, message_id)

@@ -1,5 +1,7 @@
 """Playing one hand at a table: deal, turns (bots after their thinking delay, people with a
-timer), the run-it-twice question, and the settlement in the ledger; a hand that fails on the
+timer), the run-it-twice question, showing or mucking (``bot.tables.show_cards``: at showdown
+with auto-muck off, and the winner without a showdown before the hand is settled, so that what
+is shown is in its history), and the settlement in the ledger; a hand that fails on the
 way is refunded to its start-of-hand stacks.
 
 While the table's connection to the front end is down (``bot.tables.outages``) no click can
@@ -34,6 +36,7 @@ from bot.tables.pacing import TurnBudget
 from bot.tables.run_it_twice import RunItTwiceQuestion
 from bot.tables.seats import Seat
 from bot.tables.settlement import finished_result, hand_outcome, participants
+from bot.tables.show_cards import ShowChoice, ShowQuestion
 from bot.tables.snapshots import PublicState
 from bot.worker_link import WorkerFailed
 from engine.actions import Action, ActionKind
@@ -118,6 +121,7 @@ class HandRunner:
         self._bot_worker = bot_worker
         self._gateway = gateway
         self._unrefunded: int | None = None
+        self._shows = ShowQuestion(outbox, doorbell, public.state)
         self._habits = HabitCounter(0)
         """The running hand's habits, counted as it is played (none settles a replay)."""
         self.last_error: Exception | None = None
@@ -156,6 +160,9 @@ class HandRunner:
                 if hand.awaiting_run_it_twice:
                     await self._run_it_twice(hand)
                     continue
+                if hand.awaiting_show_or_muck:
+                    await self._show_or_muck(hand)
+                    continue
                 seat = self._current.seat_to_act()
                 if seat.is_bot:
                     failed_bot = seat
@@ -163,6 +170,7 @@ class HandRunner:
                     failed_bot = None
                 else:
                     await self._person_turn(seat)
+            await self._offer_show(hand)
             await self._settle()
             return Played.SETTLED
         except TableClosing:
@@ -208,6 +216,11 @@ class HandRunner:
             while self._gateway.down:
                 await (self._doorbell.park() if parked else self._doorbell.wait())
 
+    def answer_show(self, user_id: int, hand_id: int, choice: ShowChoice) -> None:
+        """A person's answer to the offer to show their cards in hand ``hand_id`` (the caller
+        holds the lock); ``ShowRefused`` unless it is theirs and still open."""
+        self._shows.answer(user_id, hand_id, choice)
+
     def apply(self, seat: Seat, action: Action) -> None:
         """Apply ``seat``'s action to the hand and wake the runner (the caller holds the
         lock); ``NotYourTurn`` or ``IllegalAction`` when refused."""
@@ -239,6 +252,7 @@ class HandRunner:
                 settings.big_blind, settings.ante,
                 Deck(self._deck_rng) if self._deck_rng is not None else None,
                 offer_run_it_twice=True, straddle=straddle,
+                auto_muck=[settings.auto_muck or seat.is_bot for seat in dealt],
             )
             hand_id = await self._ledger.begin_hand(
                 self._lobby.guild_id, self._channel_id, current.number + 1,
@@ -412,6 +426,41 @@ class HandRunner:
         agree = await self._question.ask(live, self._lobby.settings.run_it_twice_timeout)
         async with self._lock:
             self._current.choose_run_it_twice(agree)
+
+    async def _show_or_muck(self, hand: Hand) -> None:
+        """At showdown with auto-muck off, the people whose hands win nothing show or muck
+        (one leaving, or silent until the deadline, mucks)."""
+        current = self._current
+        asked = hand.awaiting_show_or_muck
+        users = {position: current.seats[position].user_id for position in asked
+                 if not current.seats[position].leaving}
+        chosen = await self._shows.ask(
+            current.hand_id or 0,
+            {user: hand.hole_cards(position) for position, user in users.items() if user},
+            self._lobby.settings.show_timeout, at_showdown=True)
+        async with self._lock:
+            for position in asked:
+                user = users.get(position)
+                hand.show_or_muck(position, user is not None and bool(chosen.get(user)))
+
+    async def _offer_show(self, hand: Hand) -> None:
+        """The person who won without a showdown may show one card or both, for the table's
+        ``show_timeout``; the table shows the hand's last action meanwhile."""
+        winner = next((position for position in range(hand.num_seats)
+                       if hand.can_show(position)), None)
+        if winner is None or self._lobby.settings.show_timeout <= 0:
+            return
+        seat = self._current.seats[winner]
+        if seat.user_id is None or seat.leaving:
+            return
+        await self.publish()
+        chosen = await self._shows.ask(
+            self._current.hand_id or 0, {seat.user_id: hand.hole_cards(winner)},
+            self._lobby.settings.show_timeout, at_showdown=False)
+        cards = chosen.get(seat.user_id)
+        if cards:
+            async with self._lock:
+                hand.show(winner, cards)
 
     async def _settle(self) -> None:
         current = self._current

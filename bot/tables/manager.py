@@ -29,6 +29,7 @@ from bot.tables.pre_actions import PreAction, PreActionChoices
 from bot.tables.saved_state import SavedTableState, UnreadableState
 from bot.tables.seats import PlayerKey
 from bot.tables.settings import TableSettings
+from bot.tables.show_cards import ShowChoice
 from bot.tables.table import Table, TournamentHooks
 from bot.tables.tournaments import TournamentManager
 from engine.actions import Action
@@ -308,6 +309,11 @@ class TableManager:
         """Answer the run-it-twice question (asked in ``hand``, if given); one "no" (or the
         deadline) means run once."""
         await self._table(channel_id).answer_run_it_twice(user_id, agree, hand)
+
+    async def answer_show(self, channel_id: int, user_id: int, hand: int,
+                          choice: ShowChoice) -> None:
+        """Show one card, both or none, as offered in ``hand`` (``ShowOffer``)."""
+        await self._table(channel_id).answer_show(user_id, hand, choice)
 
     # -- reading -----------------------------------------------------------------------------
 

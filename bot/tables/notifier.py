@@ -3,7 +3,8 @@
 The runtime calls a ``Notifier``; the Discord adapter, the terminal front end and the tests'
 recording fake are implementations. Every snapshot here is a frozen copy that is safe to keep
 and to show to everyone in the channel: hole cards appear in ``TableState`` only for hands
-shown at showdown. A player's own cards travel only through ``Notifier.hole_cards``.
+shown (at showdown, or both cards by a winner without one). A player's own cards travel only
+through ``Notifier.hole_cards``.
 
 Front ends may coalesce ``table_changed`` calls (Discord allows about five edits per five
 seconds per channel); the runtime never assumes each one was delivered.
@@ -160,6 +161,18 @@ class ShownHand:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowOffer:
+    """A person may show their cards until ``deadline`` (unix timestamp): the winner without a
+    showdown one card or both, or, at showdown with auto-muck off, a hand that wins nothing
+    (show or muck). They answer through ``TableManager.answer_show`` naming ``hand_id``."""
+
+    hand_id: int
+    cards: tuple[Card, ...]
+    deadline: float
+    at_showdown: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PotAward:
     """Chips from one pot (on one board, when run twice) going to one player."""
 
@@ -197,6 +210,8 @@ class HandOutcome:
     mucked_seats: tuple[int, ...]
     results: tuple[PlayerResult, ...]
     history_text: str
+    shown_after: tuple[ShownHand, ...] = ()
+    """The card or two the winner without a showdown chose to show (no hand names)."""
 
     @property
     def ran_twice(self) -> bool:
@@ -228,6 +243,9 @@ class Notifier(Protocol):
     ) -> None:
         """Ask the all-in people whether to run the rest of the board twice, until the
         deadline (unix timestamp); they answer through ``TableManager.answer_run_it_twice``."""
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        """Offer a person, privately, to show their cards (see ``ShowOffer``)."""
 
     async def table_closed(self, channel_id: int) -> None:
         """The channel's table closed (its last player left, or the channel is gone): show

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import ParamSpec
 
 from bot.i18n import Message
-from bot.tables.notifier import HandOutcome, Notifier, TableState, TurnPrompt
+from bot.tables.notifier import HandOutcome, Notifier, ShowOffer, TableState, TurnPrompt
 from engine.cards import Card
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,10 @@ class Outbox:
     ) -> None:
         """The run-it-twice question for the all-in people."""
         await self._deliver(self._notifier.ask_run_it_twice, state, user_ids, deadline)
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        """A person may show their cards."""
+        await self._deliver(self._notifier.offer_show, state, user_id, offer)
 
     async def _deliver(
         self, method: Callable[_P, Awaitable[None]], *args: _P.args, **kwargs: _P.kwargs

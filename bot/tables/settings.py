@@ -22,6 +22,10 @@ TOURNAMENT_CREATORS = ("managers", "anyone")
 STRADDLES = ("off", "utg", "button")
 """Who may straddle at cash tables (``TableSettings.straddle``; ``engine.hand.Straddle``)."""
 SPECTATOR_DELAYS = ("none", "street", "hand")
+SHOW_SECONDS = 5.0
+"""How long a player may choose to show their cards (``TableSettings.show_timeout``): the
+winner without a showdown, or at showdown with auto-muck off a hand that wins nothing. Long
+enough to read the result and press; short, because the hand's result waits for it."""
 """How far behind the play spectators of a live table are (``TableSettings.spectator_delay``)."""
 
 
@@ -60,6 +64,12 @@ class TableSettings:
     bot_delay_min: float = 1.0
     bot_delay_max: float = 3.0
     run_it_twice_timeout: float = 15.0
+    show_timeout: float = SHOW_SECONDS
+    """Seconds a player has to show or muck (``SHOW_SECONDS``); 0 offers no show."""
+    auto_muck: bool = True
+    """Whether a hand that wins nothing at showdown is mucked unseen, as online sites do by
+    default; off, its player is asked to show or muck (``show_timeout`` seconds, then it is
+    mucked: no card is shown without its owner's say), as a live player may."""
     language: str = ""
     """The catalog code (``zh_Hans``) of what everyone at the table reads (the table message,
     results); empty follows the server's own Discord language."""
@@ -92,7 +102,7 @@ class TableSettings:
                 raise InvalidSettings(tr("{setting} must be a whole number, not “{value}”.",
                                          setting=name, value=str(value)[:20]))
         for name in ("turn_timeout", "time_bank", "next_hand_delay", "bot_delay_min",
-                     "bot_delay_max", "run_it_twice_timeout"):
+                     "bot_delay_max", "run_it_twice_timeout", "show_timeout"):
             value = getattr(self, name)
             if (not isinstance(value, int | float) or isinstance(value, bool)
                     or not math.isfinite(value) or value < 0):
@@ -137,9 +147,9 @@ class TableSettings:
             raise InvalidSettings(tr(
                 "The straddle is “off”, “utg” or “button”, not “{value}”.",
                 value=str(self.straddle)[:20]))
-        if not isinstance(self.straddle_mandatory, bool):
-            raise InvalidSettings(tr("{setting} must be on or off.",
-                                     setting="straddle_mandatory"))
+        for name in ("straddle_mandatory", "auto_muck"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidSettings(tr("{setting} must be on or off.", setting=name))
         if self.hints is not None and not isinstance(self.hints, bool):
             raise InvalidSettings(tr("{setting} must be on or off.", setting="hints"))
         if self.language and (not isinstance(self.language, str)
@@ -151,9 +161,10 @@ class TableSettings:
     def instant(cls, **changes: Any) -> TableSettings:
         """Settings with no waiting between hands or before bot actions, for tests and
         benchmarks; the turn and run-it-twice timers stay short but positive, and no time
-        bank lengthens a turn that times out."""
+        bank lengthens a turn that times out, nor a show window the result."""
         base = {"next_hand_delay": 0.0, "bot_delay_min": 0.0, "bot_delay_max": 0.0,
-                "turn_timeout": 5.0, "run_it_twice_timeout": 0.5, "time_bank": 0.0}
+                "turn_timeout": 5.0, "run_it_twice_timeout": 0.5, "time_bank": 0.0,
+                "show_timeout": 0.0}
         return cls.from_mapping({**base, **changes})
 
     @classmethod

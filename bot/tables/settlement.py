@@ -80,6 +80,10 @@ def hand_outcome(
                   cards=entry.cards, hand_names=_hand_names(entry.ranks))
         for entry in result.showdown
     )
+    shown_after = tuple(
+        ShownHand(seat=seats[position].index, name=seats[position].name, cards=cards,
+                  hand_names=())
+        for position, cards in hand.shown.items() if result.ended_by_folds)
     results = tuple(
         PlayerResult(seat=seat.index, name=seat.name, user_id=seat.user_id,
                      net=result.net[position], final_stack=result.final_stacks[position])
@@ -93,6 +97,7 @@ def hand_outcome(
         mucked_seats=tuple(seats[position].index for position in result.mucked),
         results=results,
         history_text=history_text,
+        shown_after=shown_after,
     )
 
 

@@ -75,7 +75,8 @@ class PublicState:
         if hand is not None:
             stacks, bets, folded = hand.stacks, hand.bets, hand.folded
             result = hand.result
-            shown = {entry.seat: entry.cards for entry in result.showdown} \
+            # (a winner without a showdown who showed one card: only in the outcome's text)
+            shown = {seat: cards for seat, cards in hand.shown.items() if len(cards) == 2} \
                 if result is not None else {}
         states = []
         for index in sorted(seats):

@@ -63,6 +63,7 @@ from bot.tables.run_it_twice import RunItTwiceQuestion
 from bot.tables.saved_state import SavedTableState
 from bot.tables.seats import PlayerKey, Seat
 from bot.tables.settings import TableSettings
+from bot.tables.show_cards import ShowChoice
 from bot.tables.snapshots import PublicState
 from engine.actions import Action, ActionKind
 from engine.cards import Card
@@ -557,6 +558,12 @@ class Table:
             if hand is not None and hand != self._current.hand_id:
                 raise TableMovedOn()
             self._question.answer(user_id, agree)
+
+    async def answer_show(self, user_id: int, hand: int, choice: ShowChoice) -> None:
+        """Record a person's answer to the offer to show their cards in ``hand`` (the ledger's
+        id); ``ShowRefused`` when it is not theirs or no longer open."""
+        async with self._lock:
+            self._runner.answer_show(user_id, hand, choice)
 
     # -- reading -----------------------------------------------------------------------------
 

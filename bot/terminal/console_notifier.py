@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from bot.i18n import Language, Message, Text, tr
-from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.notifier import HandOutcome, ShowOffer, TableState, TurnPrompt
 from bot.tables.tournament_status import (
     PlayerMoved,
     TournamentPhase,
@@ -66,7 +66,15 @@ class OutOfTournamentRequest:
     status: TournamentStatus
 
 
-Request = TurnRequest | RunItTwiceRequest | OutOfChipsRequest | OutOfTournamentRequest
+@dataclass(frozen=True, slots=True)
+class ShowRequest:
+    """The local player may show their cards (``ShowOffer``)."""
+
+    offer: ShowOffer
+
+
+Request = (TurnRequest | RunItTwiceRequest | OutOfChipsRequest | OutOfTournamentRequest
+           | ShowRequest)
 
 
 @dataclass(slots=True)
@@ -196,6 +204,10 @@ class ConsoleNotifier:
         if self.user_id in user_ids:
             self.draw(state)
             self.requests.put_nowait(RunItTwiceRequest(state, deadline))
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        if user_id == self.user_id:  # the result follows the answer: nothing to draw yet
+            self.requests.put_nowait(ShowRequest(offer))
 
     async def table_closed(self, channel_id: int) -> None:
         """Nothing to forget: the terminal shows one table, and says goodbye itself."""

@@ -19,6 +19,7 @@ from bot.i18n import Text, tr
 from bot.ledger import Ledger, LedgerUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.settings import TableSettings
+from bot.tables.show_cards import ShowChoice
 from bot.terminal.cli import PlayOptions, default_database_path
 from bot.terminal.console_notifier import ConsoleNotifier, Pacing
 from bot.terminal.line_reader import LineReader
@@ -35,10 +36,12 @@ THINKING_TIME = 24 * 3600.0  # a person at the keyboard is never timed out
 HAND_END_WAIT = 60.0  # how long leaving mid-hand waits for the bots to finish the hand
 
 
-def table_settings(options: PlayOptions) -> TableSettings:
+def table_settings(options: PlayOptions, *, at_keyboard: bool = False) -> TableSettings:
     """The table's settings: the chosen blinds, no turn timer worth the name, short pauses
     (or, with ``--fast``, pauses just long enough to show each bot's action), and hints only
-    with ``--hints`` (a player at the keyboard asked for them or not).
+    with ``--hints`` (a player at the keyboard asked for them or not). Only a player
+    ``at_keyboard`` is offered to show their cards: a piped script, written before the
+    cards were dealt, cannot know when an offer comes.
 
     A tournament table's bots act at once: the terminal pauses while the player watches
     (``Pacing``), so that once the player is out the rest is played out quickly."""
@@ -47,6 +50,7 @@ def table_settings(options: PlayOptions) -> TableSettings:
     return TableSettings(
         small_blind=options.small_blind, big_blind=options.big_blind,
         turn_timeout=THINKING_TIME, run_it_twice_timeout=THINKING_TIME,
+        show_timeout=THINKING_TIME if at_keyboard else 0.0,
         next_hand_delay=next_hand, bot_delay_min=bot_min, bot_delay_max=bot_max,
         hints=options.hints, straddle=options.straddle,
         straddle_mandatory=options.straddle != "off",
@@ -78,7 +82,7 @@ def local_player_name() -> str:
 
 async def play(options: PlayOptions, stdin: TextIO, out: TextIO, style: Style) -> int:
     """Play until the player leaves; returns the process exit status."""
-    settings = table_settings(options)
+    settings = table_settings(options, at_keyboard=_is_terminal(stdin))
     problem = folder_problem(options.database_path)
     try:
         if problem is not None:
@@ -240,7 +244,8 @@ async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier)
 
     A player who leaves while all-in is not there to answer the run-it-twice question, which
     would hold the hand up until its deadline: the answer is no (run once), as a "no" at the
-    prompt would be, whether the question is open already or comes later."""
+    prompt would be, whether the question is open already or comes later; nor to answer an
+    offer to show: their cards stay private."""
     loop = asyncio.get_running_loop()
     give_up_at = loop.time() + HAND_END_WAIT
     while loop.time() < give_up_at:
@@ -249,6 +254,9 @@ async def _wait_until_unseated(manager: TableManager, notifier: ConsoleNotifier)
             return notifier.final_stack
         with contextlib.suppress(HoldemError):  # NoQuestionPending: nothing is asked now
             await manager.answer_run_it_twice(CHANNEL_ID, LOCAL_USER_ID, False)
+        with contextlib.suppress(HoldemError):  # ShowRefused: no offer to show is open
+            await manager.answer_show(CHANNEL_ID, LOCAL_USER_ID, state.hand_id or 0,
+                                      ShowChoice.NONE)
         await asyncio.sleep(0.05)
     return None
 

@@ -15,12 +15,14 @@ from bot.i18n import Message, Text, tr
 from bot.i18n.coach import hint, hint_text
 from bot.tables.errors import NotYourTurn
 from bot.tables.manager import TableManager
+from bot.tables.show_cards import ShowChoice
 from bot.terminal.console_notifier import (
     ConsoleNotifier,
     OutOfChipsRequest,
     OutOfTournamentRequest,
     Request,
     RunItTwiceRequest,
+    ShowRequest,
     TurnRequest,
 )
 from bot.terminal.line_reader import LineReader, is_leave
@@ -39,6 +41,7 @@ from bot.terminal.menu import (
     read_choice,
 )
 from engine.actions import Action, ActionKind
+from engine.cards import card_str
 
 YES = frozenset({"y", "yes", "是", "好", "要"})
 NO = frozenset({"n", "no", "否", "不", "不要"})
@@ -98,6 +101,8 @@ class LocalPlayer:
                 carry_on = await self._take_turn(request)
             elif isinstance(request, RunItTwiceRequest):
                 carry_on = await self._answer_run_it_twice(request)
+            elif isinstance(request, ShowRequest):
+                carry_on = await self._show_cards(request)
             else:
                 carry_on = await self._buy_in_again(request)
             if not carry_on:
@@ -217,6 +222,38 @@ class LocalPlayer:
             return False
         try:
             await self._manager.answer_run_it_twice(self._channel_id, self._user_id, agree)
+        except HoldemError as error:
+            self._notifier.say(error.message)
+        return True
+
+    async def _show_cards(self, request: ShowRequest) -> bool:
+        """Show or muck a hand that wins nothing at showdown (y/n), or, having won without a
+        showdown, show one card, the other, both or neither (Enter keeps them)."""
+        offer = request.offer
+        if offer.at_showdown:
+            show = await self._ask_yes_or_no(tr("Your hand wins nothing: show it? y shows, "
+                                                "n mucks"))
+            if show is None:
+                return False
+            choice = ShowChoice.BOTH if show else ShowChoice.NONE
+        else:
+            first, second = (card_str(card) for card in offer.cards)
+            choices = {"1": ShowChoice.FIRST, "2": ShowChoice.SECOND, "b": ShowChoice.BOTH,
+                       "": ShowChoice.NONE, "n": ShowChoice.NONE}
+            while True:
+                line = await self._ask(tr(
+                    "You won without a showdown. Show {first} (1), {second} (2), both (b), "
+                    "or Enter keeps them", first=first, second=second))
+                if is_leave(line):
+                    return False
+                typed = choices.get((line or "").strip().lower())
+                if typed is not None:
+                    choice = typed
+                    break
+                self._notifier.say(tr("Answer 1, 2, b, or Enter."))
+        try:
+            await self._manager.answer_show(self._channel_id, self._user_id, offer.hand_id,
+                                            choice)
         except HoldemError as error:
             self._notifier.say(error.message)
         return True

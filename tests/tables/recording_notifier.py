@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.errors import HoldemError
 from bot.i18n import Message
-from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.notifier import HandOutcome, ShowOffer, TableState, TurnPrompt
 from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.actions import Action
 from engine.cards import Card
@@ -87,6 +87,9 @@ class RecordingNotifier:
     async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
         self.messages.append((channel_id, user_id, str(message)))
         self._record("tell", channel_id, user_id, message)
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        self._record("offer_show", state, user_id, offer)
 
     async def ask_run_it_twice(
         self, state: TableState, user_ids: Sequence[int], deadline: float

@@ -89,11 +89,13 @@ class AdminCog(commands.Cog, name="Admin"):
         straddle_mandatory="On: the straddle is posted every hand; off: only bots choose it",
         spectator_delay="How far behind the play the web page's live tables are, against "
                         "collusion",
+        auto_muck="On: a hand that wins nothing at showdown is mucked unseen; off: its player "
+                  "may show it",
     )
     @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES,
                           hints=HINT_CHOICES, web_page=WEB_PAGE_CHOICES,
                           straddle=STRADDLE_CHOICES, straddle_mandatory=HINT_CHOICES,
-                          spectator_delay=SPECTATOR_CHOICES)
+                          spectator_delay=SPECTATOR_CHOICES, auto_muck=HINT_CHOICES)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -119,6 +121,7 @@ class AdminCog(commands.Cog, name="Admin"):
         straddle: str | None = None,
         straddle_mandatory: str | None = None,
         spectator_delay: str | None = None,
+        auto_muck: str | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -135,6 +138,7 @@ class AdminCog(commands.Cog, name="Admin"):
             "straddle_mandatory": None if straddle_mandatory is None
             else straddle_mandatory == "on",
             "spectator_delay": spectator_delay,
+            "auto_muck": None if auto_muck is None else auto_muck == "on",
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -233,6 +237,9 @@ def settings_embed(settings: TableSettings, title: Message,
     embed.add_field(name=render(tr("Straddle")), value=render(straddle_text(settings)))
     embed.add_field(name=render(tr("Spectators on the web")), value=render(
         SPECTATOR_DELAY_TEXTS.get(settings.spectator_delay, tr("Live"))))
+    embed.add_field(name=render(tr("Auto-muck")), value=render(
+        tr("On: losing hands are mucked unseen") if settings.auto_muck
+        else tr("Off: players may show a losing hand")))
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed

@@ -23,6 +23,12 @@ INTRODUCTION = tr(
     "/start to deal. Act with the buttons under the table or the commands below; your cards "
     "come by DM or with **My cards**."
 )
+SHOWING_CARDS = tr(
+    "Win a hand without a showdown and a DM offers you, for a few seconds, to show one card "
+    "or both. At showdown a hand that wins nothing is mucked unseen, unless /settings "
+    "auto_muck is off: then you choose to show it or muck it. What is shown is in /history "
+    "and /replay for everyone; the rest stays yours."
+)
 COG_TITLES: dict[str, Text] = {
     "Table": tr_c("help", "Table"), "Actions": tr_c("help", "Actions"),
     "Account": tr_c("help", "Account"), "Admin": tr_c("help", "Admin"),
@@ -74,6 +80,8 @@ def help_embed(bot: HoldemBot, language: Language = ENGLISH) -> discord.Embed:
             title = COG_TITLES.get(cog.qualified_name) or cog.qualified_name
             embed.add_field(name=language.render(title), value="\n".join(lines)[:1024],
                             inline=False)
+    embed.add_field(name=language.render(tr("Showing your cards")),
+                    value=language.render(SHOWING_CARDS), inline=False)
     return embed
 
 

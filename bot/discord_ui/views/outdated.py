@@ -16,6 +16,7 @@ from bot.discord_ui.replies import reply
 from bot.discord_ui.views.pre_actions import BACK_BUTTON, PRE_ACTION_BUTTON
 from bot.discord_ui.views.pressable import Pressable
 from bot.discord_ui.views.run_it_twice import RUN_TWICE_BUTTON
+from bot.discord_ui.views.show_cards import SHOW_BUTTON
 from bot.discord_ui.views.table_controls import MY_CARDS_ID, TURN_BUTTON
 from bot.tables.errors import TableMovedOn
 
@@ -28,7 +29,7 @@ def _unnamed(template: str) -> str:
 
 OUTDATED_BUTTON = (r"(?!(?:" + "|".join(_unnamed(known) for known in
                                        (TURN_BUTTON, re.escape(MY_CARDS_ID), RUN_TWICE_BUTTON,
-                                        PRE_ACTION_BUTTON, BACK_BUTTON))
+                                        PRE_ACTION_BUTTON, BACK_BUTTON, SHOW_BUTTON))
                    + r")$)holdem:.*")
 """Every ``holdem:`` id that no current button matches (discord.py runs every template that
 matches a click, so this one must leave the current ids alone)."""
