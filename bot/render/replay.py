@@ -43,12 +43,12 @@ class ReplayImage:
 
 def render_replay(record: RecordedHand, names: Sequence[str], viewer: int | None, *,
                   title: int, limit: int = DEFAULT_UPLOAD_LIMIT,
-                  language: Language = ENGLISH) -> ReplayImage:
-    """The replay of ``record`` as ``viewer`` may see it (see ``replay_frames``), at most
-    ``limit`` bytes in all, its words in ``language``. Slow (a tenth of a second or more):
-    call it off the event loop. Raises ``IllegalActionError`` for a record that does not fit
-    the rules."""
-    frames = replay_frames(record, names, viewer, title=title)
+                  language: Language = ENGLISH, you: int | None = None) -> ReplayImage:
+    """The replay of ``record`` as ``viewer`` may see it (see ``replay_frames``, and its
+    ``you``), at most ``limit`` bytes in all, its words in ``language``. Slow (a tenth of a
+    second or more): call it off the event loop. Raises ``IllegalActionError`` for a record
+    that does not fit the rules."""
+    frames = replay_frames(record, names, viewer, title=title, you=you)
     still = encode_still(frames[-1], language=language)
     budget = limit - len(still)
     for streets_only, chosen in ((False, frames), (True, [f for f in frames if f.key])):

@@ -5,10 +5,14 @@ picture at a time, each a ``TableState`` for the live table's renderer:
 
 - one frame for the deal (antes and blinds posted, hole cards dealt);
 - one per action, per uncalled bet returned and per run-it-twice answer;
-- per street dealt: one as the bets move into the pot, then one per card (card by card);
+- per street dealt: one as the bets move into the pot (still the street they were made on,
+  saying which street comes next), then one per card (card by card);
 - one for the showdown (hands shown with their names, mucked hands face down), if any;
 - one for the result: the pots awarded;
 - one for the cards the winner without a showdown chose to show, if any.
+
+The seat ``you`` names (the offline player, drawn as "You") is told in the second person
+("You call 40", not "You calls 40").
 
 Hole cards follow ``/history``'s rule: the viewer's own from the deal, others' only once
 shown (at showdown, or the card or two a winner without one showed); every other live hand is
@@ -65,13 +69,14 @@ class Frame:
 
 
 def replay_frames(record: RecordedHand, names: Sequence[str], viewer: int | None, *,
-                  title: int) -> list[Frame]:
+                  title: int, you: int | None = None) -> list[Frame]:
     """Every frame of the replay for ``viewer`` (a seat of the hand, or ``None`` for someone
     who was not dealt in). ``names`` are the seats' names; ``title`` is the hand number in the
-    header. Raises ``IllegalActionError`` for a record that does not fit the rules."""
+    header; ``you`` is the seat whose name is "You" (its lines in the second person). Raises
+    ``IllegalActionError`` for a record that does not fit the rules."""
     if len(names) != len(record.stacks):
         raise ValueError(f"need {len(record.stacks)} names, got {len(names)}")
-    table = _Narrator(record, names, viewer, title)
+    table = _Narrator(record, names, viewer, title, you)
     seen, events = 0, []
     for hand in record.steps():
         events = hand.events
@@ -102,9 +107,9 @@ class _Narrator:
     """The table as the events left it so far, and the frames drawn of it."""
 
     def __init__(self, record: RecordedHand, names: Sequence[str], viewer: int | None,
-                 title: int) -> None:
+                 title: int, you: int | None) -> None:
         seats = len(record.stacks)
-        self.record, self.names, self.title = record, list(names), title
+        self.record, self.names, self.title, self.you = record, list(names), title, you
         self.stacks = list(record.stacks)
         self.bets = [0] * seats
         self.pot = 0
@@ -126,11 +131,14 @@ class _Narrator:
             self.bets[record.seat] = record.to
             self.folded[record.seat] = record.kind is ActionKind.FOLD
             self._draw(_said(self.names[record.seat], record.kind, record.to, record.added,
-                             record.is_all_in), ACTION_MS, active=record.seat)
+                             record.is_all_in, you=record.seat == self.you),
+                       ACTION_MS, active=record.seat)
         elif isinstance(first, UncalledBetReturned):
             self.bets[first.seat] -= first.amount
             self.stacks[first.seat] += first.amount
-            self._draw(tr("{amount} returned to {name}", amount=first.amount,
+            self._draw(tr("{amount} returned to you", amount=first.amount)
+                       if first.seat == self.you else
+                       tr("{amount} returned to {name}", amount=first.amount,
                           name=self.names[first.seat]), ACTION_MS)
         elif isinstance(first, RunItTwiceChosen):
             self._draw(tr("Running it twice") if first.agreed else tr("Running it once"),
@@ -142,8 +150,10 @@ class _Narrator:
             if first.seat not in self.shown:
                 self.hole[first.seat] = first.cards
                 self.shown.add(first.seat)
-            self._draw(tr("{name} shows {cards}", name=self.names[first.seat],
-                          cards=cards_str(first.cards, pretty=True)), RESULT_MS, key=True)
+            cards = cards_str(first.cards, pretty=True)
+            self._draw(tr("You show {cards}", cards=cards) if first.seat == self.you else
+                       tr("{name} shows {cards}", name=self.names[first.seat], cards=cards),
+                       RESULT_MS, key=True)
         elif isinstance(first, Showed | Mucked):
             self._collect(Street.SHOWDOWN)
             self.shown |= {event.seat for event in group if isinstance(event, Showed)}
@@ -172,25 +182,36 @@ class _Narrator:
                     self.pot += event.amount
                 else:
                     self.bets[event.seat] += event.amount
-                    name = self.names[event.seat]
-                    posted.append(
-                        tr("{name} posts the small blind {amount}", name=name,
-                           amount=event.amount) if event.forced is Forced.SMALL_BLIND else
-                        tr("{name} posts a straddle of {amount}", name=name,
-                           amount=event.amount) if event.forced is Forced.STRADDLE else
-                        tr("{name} posts the big blind {amount}", name=name,
-                           amount=event.amount))
+                    posted.append(self._posted(event))
             elif isinstance(event, HoleCardsDealt):
                 self.hole[event.seat] = event.cards
         self._draw(_joined(posted) or tr("Cards dealt"), DEAL_MS, key=True)
 
+    def _posted(self, event: Posted) -> Text:
+        """A blind or straddle posted, as a line under the table."""
+        amount = event.amount
+        if event.seat == self.you:
+            return (tr("You post the small blind {amount}", amount=amount)
+                    if event.forced is Forced.SMALL_BLIND else
+                    tr("You post a straddle of {amount}", amount=amount)
+                    if event.forced is Forced.STRADDLE else
+                    tr("You post the big blind {amount}", amount=amount))
+        name = self.names[event.seat]
+        return (tr("{name} posts the small blind {amount}", name=name, amount=amount)
+                if event.forced is Forced.SMALL_BLIND else
+                tr("{name} posts a straddle of {amount}", name=name, amount=amount)
+                if event.forced is Forced.STRADDLE else
+                tr("{name} posts the big blind {amount}", name=name, amount=amount))
+
     def _street(self, event: StreetDealt) -> None:
         label = street_name(event.street) if event.run == 0 else \
             tr("Second board: {street}", street=street_name(event.street))
-        self._collect(event.street)
+        # The bets go in on the street they were made on: its header and cards, not the next.
+        self._collect(self.street)
         if event.run >= len(self.boards):  # the second board starts from the cards shared
             self.boards.append(self.boards[0][:_SHARED_BEFORE[event.street]])
-        self._draw(label, CARD_MS)
+        self._draw(tr("Next: {street}", street=label), CARD_MS)
+        self.street = event.street
         for number, card in enumerate(event.cards, start=1):
             self.boards[event.run].append(card)
             self._draw(label, CARD_MS, key=number == len(event.cards))
@@ -206,8 +227,9 @@ class _Narrator:
         parts = []
         for event in group:
             if isinstance(event, Won):
-                award = tr("{name} wins {amount}", name=self.names[event.seat],
-                           amount=event.amount)
+                award = (tr("You win {amount}", amount=event.amount) if event.seat == self.you
+                         else tr("{name} wins {amount}", name=self.names[event.seat],
+                                 amount=event.amount))
                 if event.pot:
                     award = tr("{award} (side pot)", award=award)
                 if runs > 1:
@@ -245,18 +267,22 @@ _SHARED_BEFORE = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
 """Board cards both runs share when the second run starts dealing at this street."""
 
 
-def _said(name: str, kind: ActionKind, to: int, added: int, all_in: bool) -> Text:
-    """An action as a line under the table, like ``"Ann raises to 60"``."""
-    if kind is ActionKind.BET:
-        text = tr("{name} bets {amount}", name=name, amount=to)
-    elif kind is ActionKind.RAISE:
-        text = tr("{name} raises to {amount}", name=name, amount=to)
-    elif kind is ActionKind.CALL:
-        text = tr("{name} calls {amount}", name=name, amount=added)
-    elif kind is ActionKind.FOLD:
-        text = tr("{name} folds", name=name)
-    else:
-        text = tr("{name} checks", name=name)
+def _said(name: str, kind: ActionKind, to: int, added: int, all_in: bool, *,
+          you: bool) -> Text:
+    """An action as a line under the table, like ``"Ann raises to 60"``, or ``"You raise to
+    60"`` for ``you``."""
+    if you:
+        text = (tr("You bet {amount}", amount=to) if kind is ActionKind.BET else
+                tr("You raise to {amount}", amount=to) if kind is ActionKind.RAISE else
+                tr("You call {amount}", amount=added) if kind is ActionKind.CALL else
+                tr("You fold") if kind is ActionKind.FOLD else tr("You check"))
+        return tr("{action} and are all-in", action=text) if all_in else text
+    text = (tr("{name} bets {amount}", name=name, amount=to) if kind is ActionKind.BET else
+            tr("{name} raises to {amount}", name=name, amount=to) if kind is ActionKind.RAISE
+            else tr("{name} calls {amount}", name=name, amount=added)
+            if kind is ActionKind.CALL else
+            tr("{name} folds", name=name) if kind is ActionKind.FOLD else
+            tr("{name} checks", name=name))
     return tr("{action} and is all-in", action=text) if all_in else text
 
 

@@ -439,6 +439,9 @@ def _seats(state: TableState, face_down: Collection[int], hand_names: dict[int, 
             yield _hand_name(seat.seat, state.max_seats, len(seat.shown_cards), hand_name)
         if seat.bet:
             x, y = _on_oval(BET_RADII, angle)
+            if hand_name:
+                x = _clear_of_hand_name(seat.seat, state.max_seats, len(seat.shown_cards),
+                                        hand_name, (x, y))
             yield _Disc((x, y), button=False)
             yield _Text((x + 13, y), _say(language, seat.bet), 14, TEXT, "lm", 2, FELT)
         if seat.is_button:
@@ -448,12 +451,29 @@ def _seats(state: TableState, face_down: Collection[int], hand_names: dict[int, 
 
 def _hand_name(seat: int, max_seats: int, cards: int, name: str) -> Piece:
     """The name of a shown hand, under the cards, or over them when they are below the seat."""
+    return _Text(_hand_name_anchor(seat, max_seats, cards), name, 12, TO_ACT, "ma", 2,
+                 BACKGROUND)
+
+
+def _hand_name_anchor(seat: int, max_seats: int, cards: int) -> tuple[float, float]:
+    """Where a shown hand's name is drawn: the middle of its top edge."""
     boxes = hole_card_boxes(seat, max_seats, cards)
-    x = (boxes[0][0] + boxes[-1][2]) / 2
     seat_top = _seat_centre(seat, max_seats)[1] - SEAT_BOX[1] / 2
     top, bottom = boxes[0][1], boxes[0][3]
-    below = bottom + 2 if top > seat_top else top - 16
-    return _Text((x, below), name, 12, TO_ACT, "ma", 2, BACKGROUND)
+    return (boxes[0][0] + boxes[-1][2]) / 2, bottom + 2 if top > seat_top else top - 16
+
+
+def _clear_of_hand_name(seat: int, max_seats: int, cards: int, name: str,
+                        chip: tuple[float, float]) -> float:
+    """The x of a bet chip at ``chip``, moved beside the seat's shown hand name when it would
+    cover it: a seat at the top edge hangs its cards and their name toward its chips."""
+    x, y = chip
+    centre, top = _hand_name_anchor(seat, max_seats, cards)
+    half = text_length(name, 12) / 2 + 2
+    chip_left, chip_right = x - 10, x + 50  # the disc and its amount
+    if not (top - 10 < y < top + 26 and chip_left < centre + half and chip_right > centre - half):
+        return x
+    return centre + half + 12 if x >= centre else centre - half - 50
 
 
 def _say(language: Language, message: Text | int) -> str:

@@ -125,8 +125,9 @@ def _write(path: Path, data: bytes, language: Language, *, frames: int | None = 
 async def _replay(database: Path, hand_id: int | None, player: int | None, limit: int,
                   language: Language) -> ReplayImage:
     record, played, seat = await recorded_hand(database, hand_id, player)
-    # The offline player is "You", as on the terminal's table.
-    names = [language.render(YOU) if participant.player == LOCAL_USER_ID else participant.name
-             for participant in record.participants]
+    # The offline player is "You", as on the terminal's table, told in the second person.
+    you = record.seat_of(LOCAL_USER_ID)
+    names = [language.render(YOU) if index == you else participant.name
+             for index, participant in enumerate(record.participants)]
     return render_replay(played, names, seat, title=record.hand_id, limit=limit,
-                         language=language)
+                         language=language, you=you)

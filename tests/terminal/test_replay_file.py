@@ -158,7 +158,7 @@ def test_by_default_it_reads_the_offline_ledger_and_draws_the_hand_as_you_saw_it
     ran = run(hand_id, "--out", out, env=env)
     assert ran.returncode == 0, ran.stderr
     # Your cards face up, under the name the terminal gives you.
-    expected = render_replay(record, ["You", "Happy Hal"], 0, title=hand_id)
+    expected = render_replay(record, ["You", "Happy Hal"], 0, title=hand_id, you=0)
     assert out.read_bytes() == expected.animation
 
 
@@ -170,7 +170,7 @@ def test_lang_draws_the_image_in_that_language_too(offline, tmp_path: Path):
     chinese = choose_language("zh-CN")
     assert chinese is not None
     expected = render_replay(record, [chinese.render(YOU), "Happy Hal"], 0, title=hand_id,
-                             language=chinese)
+                             language=chinese, you=0)
     assert out.read_bytes() == expected.still
 
 
