@@ -26,6 +26,7 @@ against a range is an estimate, and says so (``Hint.equity_vs_range``,
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -34,9 +35,10 @@ from functools import lru_cache
 import numpy as np
 
 from engine.actions import Action, ActionKind, LegalActions, Street
-from engine.cards import Card
+from engine.cards import Card, rank_of
 from engine.equity import equity, equity_vs_random, equity_vs_ranges
 from engine.evaluator import HandCategory, category, evaluate
+from engine.evaluator_tables import HAND_CLASSES
 from engine.events import Showed
 from engine.hand import Hand
 from engine.hand_record import RecordedHand
@@ -61,6 +63,10 @@ CLOSE_ESTIMATED = 0.08
 """The same against ranges read from the actions: that reading is the hard bot's of a typical
 player, and preflop it knows nothing of position or of what later streets are worth to a
 hand, so an estimate 8 points off is no clear mistake."""
+CLOSE_SHARE = 0.2
+"""Against estimated ranges a fold or call is close only within this share of the equity the
+call needed as well: 19 % where a call needed 25 % is short by a quarter of it, a clear
+mistake however rough the reading (8 points are close at 40 %, not at 25 %)."""
 MOST_READ = 4
 """The most opponents a hint reads ranges for. Narrowed ranges collide when dealt together
 and are dealt again: against four they took 20-55 ms on the shared test machine, against six
@@ -91,6 +97,12 @@ class Hint:
     straight_draw: StraightDraw
     outs: int
     """Unseen cards that would make a straight or better (0 on the river or with one made)."""
+    out_hands: frozenset[HandCategory]
+    """The hands those outs make (``FLUSH`` for a flush draw's nine), so that the outs can
+    be named by what they make."""
+    on_the_board: bool
+    """The made hand's name comes from the board alone (``Pair of Threes`` with both threes
+    there, ``High Card, Ace`` with the ace there): every player still in has it."""
     opponents: int
     """Players still in the hand besides this one."""
     equity_vs_random: float
@@ -118,6 +130,7 @@ def hint(view: PlayerView, *, samples: int = HINT_SAMPLES,
     opponents = [other for other in view.live_seats if other != seat]
     made = evaluate([*hole, *board]) if board else None
     found = draws(hole, board)
+    made_by_outs = _out_categories(hole, board)
     versus_range = None
     in_pot = in_the_pot(view)
     if 0 < len(in_pot) <= MOST_READ and any(
@@ -128,7 +141,9 @@ def hint(view: PlayerView, *, samples: int = HINT_SAMPLES,
         made_rank=made,
         flush_draw=found.flush_draw,
         straight_draw=StraightDraw(min(found.straight_ranks, 2)),
-        outs=outs(hole, board),
+        outs=len(made_by_outs),
+        out_hands=frozenset(made_by_outs),
+        on_the_board=made is not None and named_by_the_board(made, board),
         opponents=len(opponents),
         equity_vs_random=equity_vs_random(hole, board, len(opponents), samples=samples,
                                           rng=rng) if opponents else 1.0,
@@ -151,17 +166,61 @@ def outs(hole: Sequence[Card], board: Sequence[Card]) -> int:
     >>> outs(parse_cards("9c 8d"), parse_cards("Ts 7h 2c"))   # four jacks, four sixes
     8
     """
+    return len(_out_categories(hole, board))
+
+
+def out_hands(hole: Sequence[Card], board: Sequence[Card]) -> set[HandCategory]:
+    """The hands the ``outs`` make.
+
+    >>> from engine.cards import parse_cards
+    >>> sorted(out_hands(parse_cards("7h 7d"), parse_cards("7c Kd 2s")))  # trips to fill up
+    [<HandCategory.FOUR_OF_A_KIND: 2>, <HandCategory.FULL_HOUSE: 3>]
+    """
+    return set(_out_categories(hole, board))
+
+
+def _out_categories(hole: Sequence[Card], board: Sequence[Card]) -> list[HandCategory]:
+    """The category each out makes (see ``outs``), one per out."""
     if len(board) not in (3, 4) or category(evaluate([*hole, *board])) <= STRONG:
-        return 0
+        return []
     known = {*hole, *board}
-    count = 0
+    made = []
     for card in range(52):
-        if card in known or category(evaluate([*hole, *board, card])) > STRONG:
+        if card in known:
             continue
-        if len(board) == 4 and category(evaluate([*board, card])) <= STRONG:
+        kind = category(evaluate([*hole, *board, card]))
+        if kind > STRONG or (len(board) == 4 and category(evaluate([*board, card])) <= STRONG):
             continue
-        count += 1
-    return count
+        made.append(kind)
+    return made
+
+
+_NAMED_COPIES = {
+    HandCategory.HIGH_CARD: (1,), HandCategory.ONE_PAIR: (2,), HandCategory.TWO_PAIR: (2, 2),
+    HandCategory.THREE_OF_A_KIND: (3,), HandCategory.FULL_HOUSE: (3, 2),
+    HandCategory.FOUR_OF_A_KIND: (4,),
+}
+"""How many cards of each rank a hand's name uses (``Two Pair, Kings and Threes``: two kings,
+two threes); a straight's or a flush's name uses all five cards."""
+
+
+def named_by_the_board(rank: int, board: Sequence[Card]) -> bool:
+    """True when the cards that give the hand of evaluator ``rank`` its name are all on the
+    ``board``, so that every player still in has that hand at least.
+
+    >>> from engine.cards import parse_cards
+    >>> board = parse_cards("3c 3d As 9s Qd")
+    >>> named_by_the_board(evaluate([*parse_cards("7h 2d"), *board]), board)  # Pair of Threes
+    True
+    >>> named_by_the_board(evaluate([*parse_cards("Ah 2d"), *board]), board)  # Two Pair, Aces
+    False
+    """
+    kind, ranks = HAND_CLASSES[rank - 1]
+    copies = _NAMED_COPIES.get(HandCategory(kind))
+    if copies is None:  # a straight or a flush: the board's own five, or not
+        return len(board) == 5 and evaluate(board) == rank
+    on_board = Counter(rank_of(card) for card in board)
+    return all(on_board[named] >= count for named, count in zip(ranks, copies, strict=False))
 
 
 def estimated_range(view: PlayerView, seat: int) -> Range:
@@ -176,8 +235,7 @@ class Verdict(Enum):
     GOOD = "good"
     """A fold or call whose equity was clearly on its side of what the call needed."""
     MISTAKE = "mistake"
-    """A fold or call whose equity was clearly on the other side (``CLOSE_EXACT``,
-    ``CLOSE_ESTIMATED``)."""
+    """A fold or call whose equity was clearly on the other side (``call_verdict``)."""
     CLOSE = "close"
     """A fold or call with an equity close to what the call needed."""
     VALUE = "value"
@@ -304,12 +362,23 @@ def _decision(view: PlayerView, action: Action, shown: dict[int, tuple[Card, ...
     else:
         called = action.kind is ActionKind.CALL
         gain = passive.expected if called else -passive.expected  # over folding, or calling
-        margin = CLOSE_ESTIMATED if estimated else CLOSE_EXACT
-        verdict = Verdict.CLOSE if abs(gain) <= margin * (pot + to_call) else (
-            Verdict.GOOD if gain > 0 else Verdict.MISTAKE)
+        verdict = call_verdict(gain, pot + to_call, needed=to_call / (pot + to_call),
+                               estimated=estimated)
         chips = abs(gain)
     return Decision(view.street, action, pot, to_call, share, estimated, tuple(alternatives),
                     verdict, chips)
+
+
+def call_verdict(gain: float, pot_after_call: int, *, needed: float,
+                 estimated: bool) -> Verdict:
+    """The verdict on a fold or a call that gained ``gain`` chips on average over the other
+    (``pot_after_call`` chips at stake, ``needed`` the equity the call needed): ``CLOSE``
+    within ``CLOSE_EXACT`` of the pot, or against estimated ranges within ``CLOSE_ESTIMATED``
+    and ``CLOSE_SHARE`` of ``needed``; else ``GOOD`` or ``MISTAKE``."""
+    margin = min(CLOSE_ESTIMATED, CLOSE_SHARE * needed) if estimated else CLOSE_EXACT
+    if abs(gain) <= margin * pot_after_call:
+        return Verdict.CLOSE
+    return Verdict.GOOD if gain > 0 else Verdict.MISTAKE
 
 
 def in_the_pot(view: PlayerView) -> list[int]:

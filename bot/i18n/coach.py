@@ -16,6 +16,7 @@ from bot.i18n.poker import action_word, hand_name, rank_name, rank_plural, stree
 from bot.i18n.text import Text, tr, tr_n
 from engine.actions import Action, ActionKind
 from engine.coach import Decision, Hint, Review, StraightDraw, Verdict, hint, review
+from engine.evaluator import HandCategory
 from engine.strategies.preflop import HandClass
 
 __all__ = ["REVIEW_NOTE", "decision_text", "hint", "hint_text", "review", "review_heading",
@@ -37,14 +38,17 @@ def hint_text(found: Hint) -> list[Text]:
     """The hint's lines: the hand, its draws and outs (when it has some), its equity."""
     hand = starting_hand_name(found.starting_hand) if found.made_rank is None \
         else hand_name(found.made_rank)
-    lines = [tr("Hint: {hand}.", hand=hand)]
+    lines = [tr("Hint: {hand}, from the board alone (every player has it).", hand=hand)
+             if found.on_the_board else tr("Hint: {hand}.", hand=hand)]
     named = ([tr("flush draw")] if found.flush_draw else []) + (
         [tr("open-ended straight draw")] if found.straight_draw is StraightDraw.OPEN_ENDED
         else [tr("gutshot straight draw")] if found.straight_draw is StraightDraw.GUTSHOT
         else [])
     if found.outs:
-        outs = tr_n("{count} out to a straight or better", "{count} outs to a straight or better",
-                    found.outs)
+        weakest = max(found.out_hands)  # categories count from the best, 1
+        made = _OUT_HANDS[weakest] if len(found.out_hands) == 1 \
+            else tr("{hand} or better", hand=_OUT_HANDS[weakest])
+        outs = tr_n("{count} out to {hand}", "{count} outs to {hand}", found.outs, hand=made)
         lines.append(tr("Draws: {draws} ({outs}).", draws=named, outs=outs) if named
                      else tr("{outs}.", outs=outs))
     equity = tr_n("Equity: {percent}% against a random hand.",
@@ -57,6 +61,15 @@ def hint_text(found: Hint) -> list[Text]:
                         "(estimated).", equity=equity,
                         percent=_percent(found.equity_vs_range)))
     return lines
+
+
+_OUT_HANDS = {
+    HandCategory.STRAIGHT: tr("a straight"), HandCategory.FLUSH: tr("a flush"),
+    HandCategory.FULL_HOUSE: tr("a full house"),
+    HandCategory.FOUR_OF_A_KIND: tr("four of a kind"),
+    HandCategory.STRAIGHT_FLUSH: tr("a straight flush"),
+}
+"""What outs make, as "9 outs to a flush" says it."""
 
 
 REVIEW_NOTE = tr("Expected values count from each decision to a showdown with no more betting, "
