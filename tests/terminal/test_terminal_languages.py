@@ -153,11 +153,11 @@ def test_lang_wins_over_the_locale(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("lang", "words", "other_script"), [
     ("zh-Hans", ("你带着", "筹码入座", "轮到你了", "弃牌", "跟注", "底池", "公共牌", "翻牌前",
-                 "不在菜单上", "输入菜单上的数字", "加注到", "上一步：你：", "第 1 手结果",
+                 "不在菜单上", "输入菜单上的数字", "加注到", "上一动作：你：", "第 1 手结果",
                  "你的筹码：", "发两次？y/n", "再次买入 2,000 筹码？y/n", "你离开了牌桌。",
                  "余额：", "保存在"), "籌碼"),
     ("zh-TW", ("你帶著", "籌碼入座", "輪到你了", "棄牌", "跟注", "底池", "公共牌", "翻牌前",
-               "不在選單上", "輸入選單上的數字", "加注到", "上一步：你：", "第 1 手結果",
+               "不在選單上", "輸入選單上的數字", "加注到", "上一動作：你：", "第 1 手結果",
                "你的籌碼：", "發兩次？y/n", "再次買入 2,000 籌碼？y/n", "你離開了牌桌。",
                "餘額：", "儲存在"), "筹码"),
 ])
@@ -213,7 +213,7 @@ def test_the_locale_chooses_the_language_of_a_game_in_a_subprocess(tmp_path: Pat
 
 def test_chinese_shortcuts_play_the_game(tmp_path: Path) -> None:
     output = play(tmp_path, "--lang", "zh-Hans", script="跟注\n过牌\n加注 100\n弃牌\nq\n")
-    assert "上一步：你：跟注" in output
+    assert "上一动作：你：跟注" in output
     assert "不在菜单上" not in output
 
 
@@ -301,18 +301,18 @@ def test_your_own_last_action_names_you_in_every_language() -> None:
     seats = (seat_state(0, "alice", ME), seat_state(1, "Pip", None))
     state = table_state(seats=seats, last_action=raise_all_in)
     for language, expected in ((language_for("en"), "Last: You: raise to 80 (all-in)"),
-                               (HANS, "上一步：你：加注到 80（全下）"),
-                               (HANT, "上一步：你：加注到 80（全押）")):
+                               (HANS, "上一动作：你：加注到 80（全下）"),
+                               (HANT, "上一動作：你：加注到 80（全押）")):
         assert render_table(state, Style(False, language), ME).splitlines()[-1] == expected
     others = table_state(seats=seats, last_action=action_text(
         "Pip", ActionRecord(1, Street.FLOP, ActionKind.CALL, 20, 20, False)))
-    assert render_table(others, Style(False, HANS), ME).splitlines()[-1] == "上一步：Pip：跟注 20"
+    assert render_table(others, Style(False, HANS), ME).splitlines()[-1] == "上一动作：Pip：跟注 20"
 
 
 @pytest.mark.parametrize("word", ["退出", "离开", "離開"])
 def test_chinese_words_leave_the_table_like_q(word: str, tmp_path: Path) -> None:
     output = play(tmp_path, "--lang", "zh-Hant", script=f"{word}\n2\n2\n")
-    assert left_in_traditional_chinese(output) and "上一步：你：跟注" not in output  # 2 not played
+    assert left_in_traditional_chinese(output) and "上一動作：你：跟注" not in output  # 2 not played
 
 
 def test_an_unknown_lang_is_refused_in_the_locales_language(
