@@ -107,9 +107,21 @@ def _in(tree: Path, arguments: Sequence[str]) -> Figures:
     on the path)."""
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run([sys.executable, "-P", __file__, *arguments, "--json"], cwd=tree,
-                          env=environment, check=True, capture_output=True, text=True)
+                          env=environment, capture_output=True, text=True)
+    if done.returncode:  # its own error, said as such (exit status 1), not our traceback
+        raise SystemExit(f"error: the renderer of {tree} failed:\n{done.stderr.strip()}")
     figures: Figures = json.loads(done.stdout)
     return figures
+
+
+def _checkout(text: str) -> Path:
+    """``--against``: a folder holding this project's renderer (``bot/render``), refused at
+    once rather than as a traceback from the subprocess that would run there."""
+    tree = Path(text)
+    if not (tree / "bot" / "render").is_dir():
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a checkout of this project (no bot/render in it)")
+    return tree
 
 
 def compare(old_tree: Path, arguments: Sequence[str], rounds: int) -> dict[str, Figures]:
@@ -138,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--language", default="en", help="a catalog code, e.g. zh-CN")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--against", type=Path, help="a checkout with the renderer to compare")
+    parser.add_argument("--against", type=_checkout,
+                        help="a checkout with the renderer to compare")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each, with --against")
     options = parser.parse_args(argv)
     shared = ["--tables", str(options.tables), "--hands", str(options.hands),
