@@ -119,15 +119,19 @@ class ArenaResult:
                            "players": players})
 
     def table(self) -> str:
-        """The result as an aligned text table."""
-        lines = [f"{'player':<12}{'strategy':<12}{'bb/100':>9}  {'95% CI':<19}"
+        """The result as an aligned text table: the name columns as wide as their longest
+        entry (a ``module:Class`` strategy is), at least 12."""
+        name = max([12, *(len(player.name) + 2 for player in self.players)])
+        strategy = max([12, *(len(player.strategy) + 2 for player in self.players)])
+        lines = [f"{'player':<{name}}{'strategy':<{strategy}}{'bb/100':>9}  {'95% CI':<19}"
                  f"{'decisions':>10}{'median ms':>11}{'p99 ms':>9}"
                  f"{'postflop median':>17}{'p99':>8}"]
         for player in self.players:
             low, high = player.ci95
             interval = f"[{low:+.1f}, {high:+.1f}]"
             lines.append(
-                f"{player.name:<12}{player.strategy:<12}{player.bb_per_100:>+9.2f}  "
+                f"{player.name:<{name}}{player.strategy:<{strategy}}"
+                f"{player.bb_per_100:>+9.2f}  "
                 f"{interval:<19}{player.decisions:>10}{player.decision_ms_median:>11.3f}"
                 f"{player.decision_ms_p99:>9.3f}{player.postflop_ms_median:>17.3f}"
                 f"{player.postflop_ms_p99:>8.3f}"

@@ -10,7 +10,14 @@ import sys
 import pytest
 
 from engine.actions import Action, ActionKind
-from engine.arena import ArenaConfig, StrategyError, main, run_arena
+from engine.arena import (
+    ArenaConfig,
+    ArenaResult,
+    PlayerResult,
+    StrategyError,
+    main,
+    run_arena,
+)
 from engine.hand import Hand
 from engine.view import PlayerView
 
@@ -209,3 +216,16 @@ def test_decisions_after_the_flop_are_timed_on_their_own():
     folded_preflop = run_arena(ArenaConfig((f"{__name__}:FoldsAlways", "calling"), hands=4,
                                            seed=0)).players[0]
     assert folded_preflop.postflop_ms_median == folded_preflop.postflop_ms_p99 == 0
+
+
+def test_the_table_stays_aligned_with_a_module_class_strategy():
+    long = "benchmarks.opponents:EquilibriumPushFold"
+    players = tuple(
+        PlayerResult(name, strategy, 1.5, (-3.0, 6.0), 0.1, 0.2, 0.3, 0.4, 1000)
+        for name, strategy in (("hard", "hard"), (f"{long}#2", long)))
+    lines = ArenaResult(6, players, 1.0, 6).table().splitlines()[:3]
+    # Every figure ends where its heading ends, whatever the names' lengths.
+    for heading in ("bb/100", "decisions", "p99 ms"):
+        end = lines[0].index(heading) + len(heading)
+        assert all(line[end - 1].isdigit() and line[end:end + 1] in (" ", "") for line in
+                   lines[1:]), (heading, lines)
