@@ -312,7 +312,8 @@ def test_your_own_last_action_names_you_in_every_language() -> None:
 @pytest.mark.parametrize("word", ["退出", "离开", "離開"])
 def test_chinese_words_leave_the_table_like_q(word: str, tmp_path: Path) -> None:
     output = play(tmp_path, "--lang", "zh-Hant", script=f"{word}\n2\n2\n")
-    assert left_in_traditional_chinese(output) and "上一動作：你：跟注" not in output  # 2 not played
+    assert left_in_traditional_chinese(output)
+    assert "上一動作：你：跟注" not in output  # 2 not played
 
 
 def test_an_unknown_lang_is_refused_in_the_locales_language(
