@@ -549,12 +549,13 @@ class Window(Protocol):
 async def run(
     tables: int, seconds: float, seed: int, location: str | Path, window: Window,
     profile_path: Path | None = None, *, bots_inline: bool = False,
-    shards: ShardSet | None = None,
+    shards: ShardSet | None = None, levels: Sequence[str] = LEVELS,
 ) -> Measurement:
     """Seat ``tables`` tables on the ledger at ``location``, play for ``seconds`` between the
     edges of ``window``, shut down; return what was measured (and the profile of the
     measured seconds in ``profile_path``, if given). Bots' simulating decisions run in a
-    worker process, or on the event loop with ``bots_inline``. A worker of a multi-process run
+    worker process, or on the event loop with ``bots_inline``; bots are of ``levels``, drawn
+    at random. A worker of a multi-process run
     owns one of ``shards`` and plays in a guild on it, at channels of its own, as the bot's
     processes do (its start-up recovery then leaves the other workers' tables alone)."""
     shards = shards or ShardSet()
@@ -586,7 +587,7 @@ async def run(
         # Every table opens before any plays, so that opening is not measured under load.
         await asyncio.gather(*(
             seat_bots(manager, guild, channel, [
-                rng.choice(LEVELS)
+                rng.choice(levels)
                 for _ in range(rng.randint(1, 4) if channel in seated_people else
                                rng.randint(2, 6))
             ])
@@ -696,6 +697,7 @@ def run_in_processes(arguments: argparse.Namespace, url: str) -> Figures:
              "--processes", str(count), "--tables", str(share), "--seconds", str(arguments.seconds),
              "--seed", str(arguments.seed), "--database-url", url,
              *(["--bots-inline"] if arguments.bots_inline else []),
+             "--levels", ",".join(arguments.levels),
              *(["--profile", str(arguments.profile)] if arguments.profile else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
@@ -738,6 +740,20 @@ def worker_profile(path: Path | None, worker: int) -> Path | None:
     return None if path is None else path.with_name(f"{path.name}.{worker}")
 
 
+def bot_levels(text: str) -> tuple[str, ...]:
+    """``--levels``: levels a table offers, separated by commas.
+
+    >>> bot_levels("easy,hard")
+    ('easy', 'hard')
+    """
+    levels = tuple(level.strip() for level in text.split(","))
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown or not levels:
+        raise argparse.ArgumentTypeError(f"not a level: {', '.join(unknown) or repr(text)} "
+                                         f"(levels: {', '.join(LEVELS)})")
+    return levels
+
+
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=positive(int), default=1_000)
@@ -747,6 +763,9 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--bots-inline", action="store_true",
                         help="bots decide on the event loop instead of in a worker process"
                              " (the bot's BOT_WORKER=off)")
+    parser.add_argument("--levels", type=bot_levels, default=LEVELS, metavar="LEVEL,...",
+                        help="the bots' levels, drawn at random (default: every level a table"
+                             " offers); an older commit's levels compare the same work")
     parser.add_argument("--profile", type=Path, metavar="FILE",
                         help="write a cProfile of the measured seconds (event-loop thread);"
                              " with --processes, worker N writes FILE.N")
@@ -787,7 +806,7 @@ def main(argv: Sequence[str] | None = None) -> Figures | None:
         measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed,
                                    arguments.database_url, SignalledWindow(),
                                    worker_profile(arguments.profile, arguments.worker),
-                                   bots_inline=arguments.bots_inline,
+                                   bots_inline=arguments.bots_inline, levels=arguments.levels,
                                    shards=ShardSet(arguments.processes, (arguments.worker,))))
         print(json.dumps(asdict(measured)), flush=True)
         return None
@@ -808,7 +827,8 @@ def run_here(arguments: argparse.Namespace, location: str | Path, database: str)
     """Play every table in this process and take the figures."""
     window = SampledWindow()
     measured = asyncio.run(run(arguments.tables, arguments.seconds, arguments.seed, location,
-                               window, arguments.profile, bots_inline=arguments.bots_inline))
+                               window, arguments.profile, bots_inline=arguments.bots_inline,
+                               levels=arguments.levels))
     audit = asyncio.run(audit_of(location))
     return Figures.combine([measured], window.used, audit, database)
 

@@ -53,3 +53,13 @@ def test_bad_arguments_are_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--processes", "2"])
     assert "--processes above 1 needs --database-url" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--levels", "easy,grandmaster"])
+    assert "not a level: grandmaster" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_bots_levels_can_be_an_older_commits(capsys) -> None:
+    main(["--tables", "2", "--seconds", "1", "--json", "--seed", "4", "--levels", "easy"])
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["hands"] > 0 and printed["audit_ok"] is True
