@@ -6,8 +6,9 @@ answers as ``name_localizations``/``description_localizations``; the bot still d
 the English names. Names are looked up in the ``"command"`` context, since a name (``call``)
 and a sentence or button (``Call``) are different messages.
 
-``python -m bot.discord_ui.translator`` brings the catalogs up to date with the code's
-messages and these strings (``bot.i18n.extraction``).
+``python -m bot.discord_ui.translator`` brings the catalogs (bot/i18n/locales/*.po) up to date
+(``bot.i18n.extraction``): the code's new messages and the slash commands' strings are added,
+untranslated, those the code no longer has are dropped, translations already there are kept.
 """
 
 from __future__ import annotations
@@ -86,9 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown arguments are answered before anything is written."""
     argparse.ArgumentParser(
         prog="python -m bot.discord_ui.translator",
-        description="Bring the message catalogs (bot/i18n/locales/*.po) up to date: add the "
-        "code's new messages and the slash commands' strings, untranslated, and drop the ones "
-        "the code no longer has. Translations already there are kept.",
+        description=(__doc__ or "").rsplit("\n\n", 1)[-1],  # the module's last paragraph
     ).parse_args(argv)
     for path in update_catalogs(list(command_strings())):
         print(f"updated {path}")
