@@ -165,9 +165,32 @@ class TournamentLedger(TournamentHandLog, Protocol):
 
     async def create_tournament(
         self, guild_id: int, channel_id: int, creator_id: int, buy_in: int,
-        settings: Mapping[str, object],
+        settings: Mapping[str, object], *, addon_price: int = 0,
+        starts_at: float | None = None,
     ) -> int:
-        """Record a new tournament, registering; returns its id."""
+        """Record a new tournament, registering (scheduled to start at ``starts_at``);
+        returns its id."""
+        ...
+
+    async def tournament_rebuy(self, tournament_id: int, player: PlayerKey) -> int:
+        """Move the buy-in into a running tournament's escrow for a rebuy; the player's
+        rebuys now. ``InsufficientChips``, ``TournamentNotOpen``, ``NotRegistered``."""
+        ...
+
+    async def tournament_addon(self, tournament_id: int, player: PlayerKey) -> int:
+        """Move the add-on's price into the escrow (once per player); 1."""
+        ...
+
+    async def tournament_reentry(self, tournament_id: int, player: PlayerKey) -> int:
+        """Move the buy-in into the escrow for a re-entry; the player's re-entries now."""
+        ...
+
+    async def set_tournament_event(self, tournament_id: int, event_id: int | None) -> None:
+        """Keep the front end's announcement (a Discord Scheduled Event) of a tournament."""
+        ...
+
+    async def mark_tournament_reminded(self, tournament_id: int) -> bool:
+        """Note that a scheduled tournament's players were reminded; False if they were."""
         ...
 
     async def register_tournament(self, tournament_id: int, player: PlayerKey) -> int:

@@ -351,6 +351,20 @@ class Table:
         await self._runner.publish()
         return seat, stack
 
+    async def add_chips(self, player: PlayerKey, chips: int) -> bool:
+        """Add a tournament rebuy's or add-on's ``chips`` to a player's stack here (the
+        tournament's ``TableLedger.top_up`` issues them); False, nothing added, while the
+        player is dealt into the running hand or not seated here."""
+        async with self._lock:
+            seat = next((seat for seat in self._lobby.seats.values() if seat.key == player),
+                        None)
+            if seat is None or self._current.is_dealt_in(seat):
+                return False
+            seat.stack = await self._ledger.top_up(self.guild_id, self.channel_id, player, chips)
+        await self._runner.publish()
+        self._doorbell.ring()
+        return True
+
     def set_blinds(self, small_blind: int, big_blind: int, ante: int) -> None:
         """Set the blinds of the next hand (tournament levels; called between hands)."""
         settings = self._lobby.settings

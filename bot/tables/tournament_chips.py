@@ -63,8 +63,9 @@ class TournamentChips:
     # -- the tournament's side ---------------------------------------------------------------
 
     def issue(self, player: PlayerKey, stack: int) -> None:
-        """Give an entrant the starting stack (off table); once per player."""
-        if player in self._off_table or player in self._seated:
+        """Give an entrant the starting stack (off table), or a busted one the chips of a
+        rebuy or re-entry; never to a player who holds chips."""
+        if self._off_table.get(player, 0) or player in self._seated:
             raise ValueError(f"{player!r} already has tournament chips")
         if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
             raise ValueError(f"a starting stack must be a positive whole number, not {stack!r}")
@@ -114,8 +115,16 @@ class TournamentChips:
         return amount
 
     async def top_up(self, guild_id: int, table_id: int, player: PlayerKey, amount: int) -> int:
-        """Tournament stacks are never topped up."""
-        raise InvalidRequest("tournament stacks cannot be topped up")
+        """Issue a rebuy's or add-on's ``amount`` onto the stack the player has seated at
+        ``table_id`` (between their hands); the new stack."""
+        seated = self._seated.get(player)
+        if seated is None or seated[0] != table_id or isinstance(amount, bool) \
+                or not isinstance(amount, int) or amount < 1 \
+                or any(player in start for _, start in self._hands.values()):
+            raise InvalidRequest(f"{player!r} cannot get {amount!r} chips at {table_id} now")
+        self._seated[player] = (table_id, seated[1] + amount)
+        self._total += amount
+        return seated[1] + amount
 
     async def cash_out(self, guild_id: int, table_id: int, player: PlayerKey) -> int:
         """Take the player's stack off ``table_id`` (it stays theirs); returns it."""

@@ -46,6 +46,10 @@ MAX_ENTRANTS = 180
 """The largest field: 20 tables of 9."""
 MAX_LATE_REGISTRATION = 10
 """The last blind level late registration may stay open until."""
+MAX_REBUYS = 10
+"""The most rebuys one entrant may take."""
+MAX_REBUY_LEVELS = 10
+"""The last blind level a rebuy period may last until."""
 MAX_BUY_IN = 10**12
 """The largest buy-in, so that a full field's prize pool stays an amount the ledger takes
 (``MAX_ENTRANTS * MAX_BUY_IN`` is under ``MAX_CHIPS``)."""
@@ -82,6 +86,23 @@ class TournamentSettings:
     max_entrants: int | None = None
     """The most players; ``None`` means ``seats`` (a sit-and-go). More than ``seats`` makes
     a multi-table tournament."""
+    rebuys: int = 0
+    """Rebuys each entrant may take (0 to ``MAX_REBUYS``): each costs the buy-in and gives
+    the starting stack, to a player at or below the starting stack or knocked out, during
+    the first ``rebuy_levels`` levels."""
+    rebuy_levels: int = 3
+    """How many blind levels the rebuy period lasts (1 to ``MAX_REBUY_LEVELS``); the add-on
+    is offered at its end."""
+    addon: bool = False
+    """Whether every player still in may take one add-on in the level after the rebuy
+    period."""
+    addon_price: int | None = None
+    """What the add-on costs (filled in: the buy-in); ``None`` without an add-on."""
+    addon_chips: int | None = None
+    """The add-on's chips (filled in: the starting stack); ``None`` without an add-on."""
+    reentry: bool = False
+    """Whether a knocked-out player may enter again (a new entry, at the buy-in) while late
+    registration is open."""
 
     def __post_init__(self) -> None:
         if not _is_int(self.buy_in) or not 0 <= self.buy_in <= MAX_BUY_IN:
@@ -126,6 +147,37 @@ class TournamentSettings:
                 high=MAX_LATE_REGISTRATION))
         if self.bot_fill is not None:
             object.__setattr__(self, "bot_fill", check_level(self.bot_fill))
+        self._check_rebuys()
+
+    def _check_rebuys(self) -> None:
+        if not _is_int(self.rebuys) or not 0 <= self.rebuys <= MAX_REBUYS:
+            raise InvalidTournamentSettings(tr(
+                "Each player may take 0 to {high} rebuys.", high=MAX_REBUYS))
+        if not _is_int(self.rebuy_levels) or not 1 <= self.rebuy_levels <= MAX_REBUY_LEVELS:
+            raise InvalidTournamentSettings(tr(
+                "The rebuy period lasts 1 to {high} blind levels.", high=MAX_REBUY_LEVELS))
+        if not isinstance(self.addon, bool) or not isinstance(self.reentry, bool):
+            raise InvalidTournamentSettings(tr("Add-on and re-entry are on or off."))
+        if not self.addon:
+            if self.addon_price is not None or self.addon_chips is not None:
+                raise InvalidTournamentSettings(tr(
+                    "An add-on price or stack needs the add-on turned on."))
+        else:
+            price = self.buy_in if self.addon_price is None else self.addon_price
+            chips = self.starting_stack if self.addon_chips is None else self.addon_chips
+            if not _is_int(price) or not 0 <= price <= MAX_BUY_IN:
+                raise InvalidTournamentSettings(tr(
+                    "The add-on costs a whole number of chips from 0 to {high}.",
+                    high=MAX_BUY_IN))
+            if not _is_int(chips) or not 1 <= chips <= MAX_STARTING_STACK:
+                raise InvalidTournamentSettings(tr(
+                    "The add-on gives a whole number of chips from 1 to {high}.",
+                    high=MAX_STARTING_STACK))
+            object.__setattr__(self, "addon_price", price)
+            object.__setattr__(self, "addon_chips", chips)
+        if self.reentry and not self.late_registration:
+            raise InvalidTournamentSettings(tr(
+                "Re-entry is open during late registration: turn late registration on too."))
 
     def _check_schedule(self) -> None:
         first = first_big_blind(self.structure, self.starting_stack)
@@ -150,6 +202,11 @@ class TournamentSettings:
     def entrant_limit(self) -> int:
         """``max_entrants`` as a number (it is filled in when made)."""
         return self.max_entrants if self.max_entrants is not None else self.seats
+
+    @property
+    def buys_more(self) -> bool:
+        """True when players may pay in again after entering (rebuys, add-on, re-entry)."""
+        return bool(self.rebuys or self.addon or self.reentry)
 
     @property
     def is_multi_table(self) -> bool:

@@ -45,11 +45,15 @@ Event = Bust | PlayerKey
 
 @dataclass(frozen=True, slots=True)
 class SavedEntrant:
-    """An entrant: their ledger key, name, and a bot's level (``None`` for a person)."""
+    """An entrant: their ledger key, name, a bot's level (``None`` for a person) and what
+    they bought after entering."""
 
     player: PlayerKey
     name: str
     bot_level: str | None
+    rebuys: int = 0
+    addon: bool = False
+    reentries: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,11 @@ class SavedTournamentState:
     table_settings: TableSettings
     tables: tuple[KeptTable, ...]
     seats: tuple[KeptSeat, ...]
+    deciding: tuple[tuple[PlayerKey, int], ...] = ()
+    """Knocked out, not placed yet (they may buy back in), each with their chips at the start
+    of the hand that knocked them out."""
+    pending: tuple[tuple[PlayerKey, int], ...] = ()
+    """Chips bought (rebuys, add-ons) not on the player's stack yet."""
 
     def standings(self) -> Standings[PlayerKey]:
         """The standings as they were saved (the events replayed); ``UnreadableState`` when
@@ -106,7 +115,9 @@ class SavedTournamentState:
                     standings.enter(event)
         except ValueError as error:
             raise UnreadableState(f"the standings do not replay: {error}") from error
-        if set(standings.remaining) != {seat.player for seat in self.seats} \
+        deciding = {player for player, _ in self.deciding}
+        seated = {seat.player for seat in self.seats}
+        if set(standings.remaining) != seated | deciding or seated & deciding \
                 or standings.is_finished:
             raise UnreadableState("the players still in are not the players seated")
         return standings
@@ -115,7 +126,8 @@ class SavedTournamentState:
         """The JSON text the ledger keeps (compact)."""
         return json.dumps({
             "version": FORMAT_VERSION,
-            "entrants": [[e.player, e.name, e.bot_level] for e in self.entrants],
+            "entrants": [[e.player, e.name, e.bot_level, e.rebuys, e.addon, e.reentries]
+                         for e in self.entrants],
             "field": list(self.field),
             "events": [[list(pair) for pair in event] if isinstance(event, tuple) else event
                        for event in self.events],
@@ -128,6 +140,8 @@ class SavedTournamentState:
             "tables": [[t.channel_id, t.button, t.hands_dealt] for t in self.tables],
             "seats": [[s.player, s.channel_id, s.index, s.stack, s.sitting_out]
                       for s in self.seats],
+            "deciding": [list(pair) for pair in self.deciding],
+            "pending": [list(pair) for pair in self.pending],
         }, separators=(",", ":"))
 
     @classmethod
@@ -139,9 +153,7 @@ class SavedTournamentState:
                 raise UnreadableState(f"format version {data.get('version')!r}, "
                                       f"not {FORMAT_VERSION}")
             state = cls(
-                entrants=tuple(SavedEntrant(_key(player), str(name),
-                                            None if level is None else str(level))
-                               for player, name, level in data["entrants"]),
+                entrants=tuple(_entrant(*entrant) for entrant in data["entrants"]),
                 field=tuple(_key(player) for player in data["field"]),
                 events=tuple(tuple((_key(player), _int(chips)) for player, chips in event)
                              if isinstance(event, list) else _key(event)
@@ -157,6 +169,8 @@ class SavedTournamentState:
                 seats=tuple(KeptSeat(_key(player), _int(channel), _int(index), _int(stack),
                                      bool(out))
                             for player, channel, index, stack, out in data["seats"]),
+                deciding=_pairs(data.get("deciding", [])),
+                pending=_pairs(data.get("pending", [])),
             )
         except UnreadableState:
             raise
@@ -176,6 +190,18 @@ class SavedTournamentState:
             if seat.channel_id not in tables or seat.stack < 1 \
                     or not 0 <= seat.index < self.table_settings.max_seats:
                 raise UnreadableState(f"the seat of {seat.player!r} cannot be taken again")
+
+
+def _entrant(player: object, name: object, level: object, rebuys: object = 0,
+             addon: object = False, reentries: object = 0) -> SavedEntrant:
+    """An entrant as saved (states saved before rebuys existed have three fields)."""
+    return SavedEntrant(_key(player), str(name), None if level is None else str(level),
+                        _int(rebuys), bool(addon), _int(reentries))
+
+
+def _pairs(values: list[list[object]]) -> tuple[tuple[PlayerKey, int], ...]:
+    """``[[player, chips], …]`` as saved."""
+    return tuple((_key(player), _int(chips)) for player, chips in values)
 
 
 def _key(value: object) -> PlayerKey:

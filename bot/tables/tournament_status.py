@@ -4,7 +4,8 @@ to everyone in the channel (no hole cards, no private messages).
 ``TournamentStatus`` is the whole picture (``TournamentManager.status`` and
 ``Notifier.tournament_changed``); ``TournamentResults`` the final standings
 (``Notifier.tournament_finished``); ``PlayerMoved`` one player moved between two tables
-(``Notifier.player_moved``).
+(``Notifier.player_moved``). ``offers_in`` reads which purchases a note to a person offers
+(the front end adds their buttons).
 """
 
 from __future__ import annotations
@@ -12,9 +13,41 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.i18n import Message, Text
 from bot.ledger import PlayerKey
 from bot.tables.tournament_settings import TournamentSettings
 from engine.blinds import LevelUnit
+
+
+class Purchase(StrEnum):
+    """What a player may buy after entering, as their buttons and commands name it."""
+
+    REBUY = "rebuy"
+    ADDON = "addon"
+    REENTRY = "reentry"
+    DECLINE = "decline"
+    """Not a purchase: the knocked-out player takes their place now."""
+
+
+OFFERS = "offers"
+"""The parameter of a note (``Notifier.tell``) listing the purchases it offers (not shown in
+its text); ``tournament`` is the tournament's id."""
+
+
+def offers_in(message: Message) -> tuple[int, tuple[Purchase, ...]] | None:
+    """The tournament and the purchases a note offers, or ``None`` for any other note.
+
+    >>> from bot.i18n import tr
+    >>> offers_in(tr("Rebuy?", tournament=4, offers=(Purchase.REBUY,)))
+    (4, (<Purchase.REBUY: 'rebuy'>,))
+    """
+    if not isinstance(message, Text):
+        return None
+    params = dict(message.params)
+    offers, tournament = params.get(OFFERS), params.get("tournament")
+    if not isinstance(offers, tuple) or not isinstance(tournament, int) or not offers:
+        return None
+    return tournament, tuple(Purchase(offer) for offer in offers)
 
 
 class TournamentPhase(StrEnum):
@@ -44,6 +77,11 @@ class EntrantStatus:
     """``(best, worst)`` place once out (``(3, 4)``: tied for 3rd and 4th), or won: (1, 1)."""
     prize: int
     """Chips won (0 out of the money, or still in)."""
+    rebuys: int = 0
+    addon: bool = False
+    reentries: int = 0
+    deciding: bool = False
+    """Knocked out but not placed yet: they may still rebuy or enter again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +99,7 @@ class TournamentStatus:
     """Still-in players first (most chips first), then the places, best first; before the
     start, in registration order."""
     pool: int
-    """The prize pool: buy-in times entrants."""
+    """The prize pool: the buy-in for every entry, rebuy and re-entry, and the add-ons."""
     prizes: tuple[int, ...]
     """The prize of each paid place, best first, for the field as it is now."""
     level: int
@@ -86,6 +124,32 @@ class TournamentStatus:
     resumed: bool = False
     """True once it was opened again after a restart: its board was shown by an earlier
     process (the front end finds that message instead of posting another)."""
+    rebuys_open: bool = False
+    """True while rebuys may be bought (running, in the rebuy period)."""
+    addon_open: bool = False
+    """True while the add-on may be taken (the level after the rebuy period)."""
+    starts_at: float | None = None
+    """When a scheduled tournament starts by itself."""
+    event_id: int | None = None
+    """The Discord Scheduled Event that announces it (the front end made it)."""
+    remind: bool = False
+    """True on the one change that says its players are to be reminded now: a few minutes
+    before a scheduled start, once whatever the restarts."""
+
+    @property
+    def rebuys(self) -> int:
+        """Rebuys bought so far, by everyone."""
+        return sum(entrant.rebuys for entrant in self.entrants)
+
+    @property
+    def addons(self) -> int:
+        """Add-ons bought so far."""
+        return sum(entrant.addon for entrant in self.entrants)
+
+    @property
+    def entries(self) -> int:
+        """Entries so far: entrants and their re-entries."""
+        return len(self.entrants) + sum(entrant.reentries for entrant in self.entrants)
 
     @property
     def entrant_count(self) -> int:

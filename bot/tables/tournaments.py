@@ -42,6 +42,31 @@ life:
   cannot be restored (none saved yet, unreadable, not adding up, a channel taken) is
   refunded at the start. Without ``resume`` (the terminal) a shutdown refunds them.
 
+Rebuys, add-on, re-entry (``settings.rebuys``, ``addon``, ``reentry``): every purchase is one
+ledger transaction into the escrow, so the pool (``_Tournament.pool``) counts them all.
+
+- **rebuy** (``rebuy``): the buy-in for the starting stack, while the level played is one of
+  the first ``rebuy_levels``, for a player at or below the starting stack or knocked out,
+  ``rebuys`` times at most. Chips bought during the player's hand are added when it ends.
+- **knocked out with a way back** (a rebuy left in the rebuy period, or re-entry during late
+  registration): the player is not placed yet. They decide within ``decision_seconds``
+  (their clock starts again after a restart), or before the period ends, whichever is first;
+  declining (``decline``), or letting it pass, places them then, with the chips they had at
+  the start of the hand that knocked them out. A table left with one player waits for them.
+- **add-on** (``addon``): once per player still in, at ``addon_price`` for ``addon_chips``,
+  during the level after the rebuy period; everyone still in is told when it opens.
+- **re-entry** (``join`` again): a knocked-out player deciding may enter again while late
+  registration is open: a new entry in the pool (the buy-in, the starting stack); they keep
+  one place in the standings, their last entry's.
+- **bots** rebuy whenever they are knocked out with a rebuy allowed, and take the add-on when
+  it opens, paid by the house; they never re-enter.
+
+Scheduled tournaments (``create(starts_at=…)``): registration is open from the creation; the
+players are reminded once ``reminder_seconds`` before the start (``TournamentStatus.remind``);
+at ``starts_at`` it starts by itself with at least two entrants (bots of ``bot_fill``
+included), or it is cancelled and refunded. The schedule is in the ledger: ``resume`` arms
+the timers again (a start missed while stopped happens at once).
+
 Rules at the tables: nobody leaves with chips (``NoLeavingTournament``); players who sit out
 (or time out twice) are still dealt in, post blinds and antes, and check or fold at once.
 """
@@ -50,6 +75,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import logging
 import math
 import random
@@ -79,6 +106,7 @@ from bot.tables.errors import (
     NotOurServer,
     NotTournamentCreator,
     TableClosed,
+    TableError,
     TournamentFull,
     TournamentTablesUnavailable,
 )
@@ -100,6 +128,7 @@ from bot.tables.tournament_state import (
 from bot.tables.tournament_status import (
     EntrantStatus,
     PlayerMoved,
+    Purchase,
     TournamentPhase,
     TournamentResults,
     TournamentStatus,
@@ -112,6 +141,12 @@ from engine.strategies.names import pick_bot_name
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+
+DECISION_SECONDS = 60.0
+"""How long a knocked-out player may take to rebuy or enter again: long enough to read the
+note and press a button, short enough that a heads-up table does not wait long."""
+REMINDER_SECONDS = 300.0
+"""How long before a scheduled start its players are reminded."""
 
 FINISH_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 """Seconds between attempts to pay a finished tournament while the ledger fails; after the
@@ -161,6 +196,10 @@ class ResumedTournaments:
     """Cancelled with refunds: their state could not be restored."""
 
 
+class PurchaseRefused(TableError):
+    """A rebuy, add-on or re-entry the rules do not allow now; the message says why."""
+
+
 @dataclass(slots=True)
 class _Entrant:
     player: PlayerKey
@@ -168,6 +207,9 @@ class _Entrant:
     user_id: int | None
     bot_level: str | None
     bot: Bot | None = None
+    rebuys: int = 0
+    addon: bool = False
+    reentries: int = 0
 
 
 class _Tournament:
@@ -211,10 +253,62 @@ class _Tournament:
         """Each table and player as of that table's last hand boundary: what is saved."""
         self.resumed = False
         """True when it was opened again after a restart (its board was shown before)."""
+        self.deciding: dict[PlayerKey, int] = {}
+        """Knocked out with a way back, not placed yet: their chips at the start of the hand
+        that knocked them out."""
+        self.pending: dict[PlayerKey, int] = {}
+        """Chips bought during the player's hand, added to their stack when it ends."""
+        self.timers: dict[PlayerKey | None, asyncio.TimerHandle] = {}
+        """The deciding players' deadlines; ``None``: the next scheduled step."""
+        self.starts_at: float | None = None
+        self.event_id: int | None = None
+        self.reminded = False
 
     @property
     def pool(self) -> int:
-        return self.settings.buy_in * len(self.entrants)
+        """Every chip paid in: the buy-in for each entry, rebuy and re-entry, the add-ons."""
+        bought = sum(1 + e.rebuys + e.reentries for e in self.entrants.values())
+        addons = sum(e.addon for e in self.entrants.values())
+        return self.settings.buy_in * bought + (self.settings.addon_price or 0) * addons
+
+    def issued(self) -> int:
+        """Every play chip its entrants were given (``TournamentChips.total`` with the
+        pending chips)."""
+        settings = self.settings
+        entries = sum(1 + e.rebuys + e.reentries for e in self.entrants.values())
+        addons = sum(e.addon for e in self.entrants.values())
+        return settings.starting_stack * entries + (settings.addon_chips or 0) * addons
+
+    def level_played(self) -> int:
+        """The level being played, or due to begin with the next deal."""
+        return max(self.level_index, self._level_now())
+
+    def rebuy_period(self) -> bool:
+        """True while rebuys are sold."""
+        return bool(self.settings.rebuys) and self.level_played() < self.settings.rebuy_levels
+
+    def addon_period(self) -> bool:
+        """True during the level after the rebuy period, when add-ons are sold."""
+        return self.settings.addon and self.level_played() == self.settings.rebuy_levels
+
+    def reentry_open(self) -> bool:
+        """True while a knocked-out player may enter again (late registration)."""
+        return self.settings.reentry and self.level_played() < self.settings.late_registration
+
+    def way_back(self, player: PlayerKey) -> tuple[Purchase, ...]:
+        """What a knocked-out ``player`` may buy to play on now."""
+        entrant = self.entrants[player]
+        ways = []
+        if entrant.rebuys < self.settings.rebuys and self.rebuy_period():
+            ways.append(Purchase.REBUY)
+        if self.reentry_open() and entrant.user_id is not None:
+            ways.append(Purchase.REENTRY)
+        return tuple(ways)
+
+    def cancel_timers(self) -> None:
+        for handle in self.timers.values():
+            handle.cancel()
+        self.timers.clear()
 
     # -- TournamentHooks ---------------------------------------------------------------------
 
@@ -224,9 +318,13 @@ class _Tournament:
         index = self._level_now()
         if index > self.level_index:
             self.level_index = index
-            await self.manager._changed(self)
+            self.manager._in_background(self.manager._level_began(self))
         level = self.schedule.level(self.level_index)
         table.set_blinds(level.small_blind, level.big_blind, level.ante)
+        for player, chips in list(self.pending.items()):
+            if self.chips is not None and self.chips.table_of(player) == table.channel_id \
+                    and await table.add_chips(player, chips):
+                del self.pending[player]
 
     async def after_hand(self, table: Table, busted: Sequence[tuple[Seat, int]]) -> None:
         try:
@@ -282,13 +380,14 @@ class _Tournament:
         """What is saved: the tables and players as kept, the standings and levels now."""
         assert self.table_settings is not None and self.started_at is not None
         return SavedTournamentState(
-            entrants=tuple(SavedEntrant(entrant.player, entrant.name, entrant.bot_level)
-                           for entrant in self.entrants.values()),
+            entrants=tuple(SavedEntrant(e.player, e.name, e.bot_level, e.rebuys, e.addon,
+                                        e.reentries) for e in self.entrants.values()),
             field=self.field, events=tuple(self.events), percents=self.percents,
             level_index=self.level_index, hands=self.hands,
             played_seconds=self.played_seconds(), started_at=self.started_at,
             table_settings=self.table_settings, tables=tuple(self.kept_tables.values()),
-            seats=tuple(self.kept_seats.values()))
+            seats=tuple(self.kept_seats.values()), deciding=tuple(self.deciding.items()),
+            pending=tuple(self.pending.items()))
 
 
 class TournamentManager:
@@ -297,7 +396,8 @@ class TournamentManager:
     Every request a person makes raises a ``HoldemError`` (a ``TableError`` subclass, or the
     ledger's refusal) for what it refuses, with a sentence to show them, and nothing changed;
     ``LedgerUnavailable`` while the ledger fails. ``rng`` seats players and names bots;
-    ``clock`` (``time.time`` by default) times levels by minutes.
+    ``clock`` (``time.time`` by default) times levels by minutes and scheduled starts;
+    ``decision_seconds`` and ``reminder_seconds``: see the module's docstring.
     """
 
     def __init__(
@@ -309,6 +409,8 @@ class TournamentManager:
         rng: random.Random | None = None,
         bot_worker: BotWorker | None = None,
         clock: Callable[[], float] = time.time,
+        decision_seconds: float = DECISION_SECONDS,
+        reminder_seconds: float = REMINDER_SECONDS,
     ) -> None:
         self._ledger = ledger
         self._notifier = notifier
@@ -316,6 +418,8 @@ class TournamentManager:
         self._rng = rng if rng is not None else random.Random()
         self._bot_worker = bot_worker
         self.clock = clock
+        self.decision_seconds = decision_seconds
+        self.reminder_seconds = reminder_seconds
         self._tournaments: dict[int, _Tournament] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._fenced = False
@@ -331,28 +435,64 @@ class TournamentManager:
     # -- requests ----------------------------------------------------------------------------
 
     async def create(self, guild_id: int, channel_id: int, creator_id: int,
-                     settings: TournamentSettings) -> int:
+                     settings: TournamentSettings, starts_at: float | None = None) -> int:
         """Record a new tournament, open for registration, created in ``channel_id``; returns
-        its id. ``NotOurServer`` for a server another process runs."""
+        its id. With ``starts_at`` (a ``clock`` time) it starts by itself then (see the
+        module's docstring). ``NotOurServer`` for a server another process runs."""
         if not isinstance(settings, TournamentSettings):
             raise TypeError("settings must be TournamentSettings")
         if not self._host.owns_guild(guild_id):
             raise NotOurServer()
         tournament_id = await self._call(self._ledger.create_tournament(
-            guild_id, channel_id, creator_id, settings.buy_in, settings.to_mapping()))
+            guild_id, channel_id, creator_id, settings.buy_in, settings.to_mapping(),
+            addon_price=settings.addon_price or 0, starts_at=starts_at))
         tournament = _Tournament(self, tournament_id, guild_id, channel_id, creator_id, settings)
+        tournament.starts_at = starts_at
         self._tournaments[tournament_id] = tournament
+        self._arm(tournament)
         await self._changed(tournament)
         return tournament_id
+
+    async def set_event(self, tournament_id: int, event_id: int) -> None:
+        """Keep the front end's announcement of a scheduled tournament (a Discord Scheduled
+        Event) with it, in the ledger."""
+        tournament = self._get(tournament_id)
+        await self._call(self._ledger.set_tournament_event(tournament_id, event_id))
+        tournament.event_id = event_id
+        await self._changed(tournament)
+
+    async def rebuy(self, tournament_id: int, user_id: int) -> int:
+        """Rebuy: the buy-in from the person's balance for the starting stack (see the
+        module's docstring for when); their rebuys so far. Refusals: ``NoSuchTournament``,
+        ``NotRegistered``, ``PurchaseRefused``, the ledger's ``InsufficientChips``."""
+        return await self._buy(tournament_id, user_id, Purchase.REBUY)
+
+    async def addon(self, tournament_id: int, user_id: int) -> int:
+        """Take the add-on: its price for its chips, once, in the level after the rebuy
+        period. Refusals as ``rebuy``."""
+        return await self._buy(tournament_id, user_id, Purchase.ADDON)
+
+    async def decline(self, tournament_id: int, user_id: int) -> None:
+        """A knocked-out person deciding takes their place now instead of buying back in.
+        ``PurchaseRefused`` for anyone not deciding."""
+        tournament = self._get(tournament_id)
+        async with tournament.lock:
+            if user_id not in tournament.deciding:
+                raise PurchaseRefused(tr("You have nothing to decide in this tournament."))
+            await self._place_deciding(tournament, [user_id])
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> int:
         """Register a person: the buy-in moves from their balance into the tournament's
         escrow. Returns the number of entrants. Starts the tournament when this took the last
         place. While late registration is open (a running tournament), the player is seated
-        at once with the starting stack. Refusals: ``NoSuchTournament``,
+        at once with the starting stack; a knocked-out player deciding enters again (a
+        re-entry, when the settings offer it). Refusals: ``NoSuchTournament``,
         ``TournamentNotOpen``, ``LateRegistrationClosed``, ``AlreadyRegistered``,
         ``TournamentFull``, the ledger's ``InsufficientChips``."""
         tournament = self._get(tournament_id)
+        if user_id in tournament.deciding:
+            await self._buy(tournament_id, user_id, Purchase.REENTRY)
+            return len(tournament.entrants)
         async with tournament.lock:
             late = tournament.phase is TournamentPhase.RUNNING
             if late:
@@ -510,6 +650,8 @@ class TournamentManager:
         tables' front end hears that they are paused. Else every tournament registering or
         running is refunded. Fenced, nothing is written: the process that took the guilds
         over resumes them from their last saved state (or refunds them)."""
+        for tournament in self._tournaments.values():
+            tournament.cancel_timers()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*list(self._background), return_exceptions=True)
@@ -572,11 +714,16 @@ class TournamentManager:
         tournament = _Tournament(self, info.id, info.guild_id, info.channel_id,
                                  info.creator_id, settings)
         tournament.resumed = True
+        tournament.starts_at, tournament.event_id = info.starts_at, info.event_id
+        tournament.reminded = info.reminded
         for player in info.entrants:
             user_id = player if isinstance(player, int) else None
+            bought = info.purchases.get(player)
             tournament.entrants[player] = _Entrant(
                 player, saved.names.get(player, str(player)), user_id,
-                None if user_id is not None else settings.bot_fill or "medium")
+                None if user_id is not None else settings.bot_fill or "medium",
+                rebuys=bought.rebuys if bought else 0, addon=bool(bought and bought.addons),
+                reentries=bought.reentries if bought else 0)
         if info.status == TournamentPhase.RUNNING.value:
             if saved.state is None:
                 raise UnreadableState("no state was saved")
@@ -587,19 +734,27 @@ class TournamentManager:
                     await self._host.release_tournament_table(table)
                 raise
         self._tournaments[info.id] = tournament
+        self._arm(tournament)
         await self._changed(tournament)
 
     async def _restore(self, tournament: _Tournament, state: SavedTournamentState) -> None:
         """Seat a running tournament's players as ``state`` kept them and start its tables.
         Entrants the ledger has but the state missed (a late registration the stop cut
-        short) sit down as late entrants."""
+        short) sit down as late entrants; purchases it missed (the ledger sold them, the stop
+        came before the save) are given as pending chips. Knocked-out players deciding get
+        their full time again."""
         paid = dict(tournament.entrants)
         standings = state.standings()
         saved = {entrant.player: entrant for entrant in state.entrants}
         if not saved.keys() <= paid.keys() or set(standings.players) != saved.keys():
             raise UnreadableState("its entrants are not the ledger's")
-        issued = tournament.settings.starting_stack * len(saved)
-        if sum(seat.stack for seat in state.seats) != issued:
+        tournament.entrants = {
+            kept.player: _Entrant(kept.player, kept.name, None, kept.bot_level,
+                                  rebuys=kept.rebuys, addon=kept.addon,
+                                  reentries=kept.reentries) for kept in state.entrants}
+        issued = tournament.issued()
+        held = sum(seat.stack for seat in state.seats) + sum(c for _, c in state.pending)
+        if held != issued:
             raise UnreadableState(f"its stacks do not add up to the {issued} chips issued")
         seats: dict[int, list[KeptSeat]] = {}
         for seat in state.seats:
@@ -607,13 +762,12 @@ class TournamentManager:
         busy = [channel for channel in seats if not self._host.channel_is_free(channel)]
         if busy:
             raise UnreadableState(f"channel {busy[0]} has another table")
-        tournament.entrants = {}
-        for kept in state.entrants:
-            user_id = kept.player if isinstance(kept.player, int) else None
-            entrant = _Entrant(kept.player, kept.name, user_id, kept.bot_level)
-            if kept.bot_level is not None:
-                entrant.bot = Bot(kept.bot_level, random.Random(self._rng.getrandbits(64)))
-            tournament.entrants[kept.player] = entrant
+        for entrant in tournament.entrants.values():
+            entrant.user_id = entrant.player if isinstance(entrant.player, int) else None
+            if entrant.bot_level is not None:
+                entrant.bot = Bot(entrant.bot_level, random.Random(self._rng.getrandbits(64)))
+        tournament.deciding = dict(state.deciding)
+        tournament.pending = dict(state.pending)
         chips = TournamentChips(self._ledger, tournament.id)
         tournament.phase = TournamentPhase.RUNNING
         tournament.chips = chips
@@ -652,9 +806,32 @@ class TournamentManager:
         for player in paid.keys() - saved.keys():
             entrant = tournament.entrants[player] = paid[player]
             await self._seat_late(tournament, entrant, self._late_table(tournament))
+        await self._catch_up(tournament, paid)
+        for player in list(tournament.deciding):
+            if tournament.way_back(player):
+                self._offer(tournament, player, tournament.channel_id)
+            else:
+                await self._place_deciding(tournament, [player])
         log.info("tournament %s: open again at level %d with %d players at %d tables",
                  tournament.id, state.level_index + 1, len(standings.remaining),
                  len(tournament.tables))
+
+    async def _catch_up(self, tournament: _Tournament, ledger: dict[PlayerKey, _Entrant]
+                        ) -> None:
+        """Give the chips of purchases the ledger sold but the saved state missed."""
+        settings = tournament.settings
+        for player, entrant in tournament.entrants.items():
+            sold = ledger.get(player, entrant)
+            chips = settings.starting_stack * (sold.rebuys - entrant.rebuys
+                                               + sold.reentries - entrant.reentries)
+            if sold.addon and not entrant.addon:
+                chips += settings.addon_chips or 0
+            entrant.rebuys, entrant.reentries = sold.rebuys, sold.reentries
+            entrant.addon = sold.addon
+            if chips > 0:
+                log.info("tournament %s: %s chips bought by %s before the stop given now",
+                         tournament.id, chips, entrant.name)
+                await self._give(tournament, entrant, chips)
 
     @staticmethod
     def _saved_seat(entrant: _Entrant, seat: KeptSeat) -> SavedSeat:
@@ -809,6 +986,227 @@ class TournamentManager:
         for table in tables:
             table.start()
 
+    # -- purchases and decisions -------------------------------------------------------------
+
+    async def _buy(self, tournament_id: int, player: PlayerKey, what: Purchase) -> int:
+        """Sell ``what`` to ``player`` if the rules allow it now (the ledger takes the chips
+        first), then give them its chips; how many of it they have."""
+        tournament = self._get(tournament_id)
+        async with tournament.lock:
+            entrant = tournament.entrants.get(player)
+            if entrant is None:
+                raise NotRegistered()
+            self._may_buy(tournament, entrant, what)
+            bought = await self._pay(tournament, entrant, what)
+        await self._changed(tournament)
+        return bought
+
+    def _may_buy(self, tournament: _Tournament, entrant: _Entrant, what: Purchase) -> None:
+        """``PurchaseRefused`` (saying why) unless ``entrant`` may buy ``what`` now."""
+        settings, standings = tournament.settings, tournament.standings
+        if tournament.phase is not TournamentPhase.RUNNING or standings is None \
+                or tournament.chips is None:
+            raise PurchaseRefused(tr("Rebuys, add-ons and re-entries are sold while the "
+                                     "tournament is running."))
+        player = entrant.player
+        if player not in standings.remaining:
+            raise PurchaseRefused(tr("You are out of this tournament."))
+        deciding = player in tournament.deciding
+        if what is Purchase.REBUY:
+            if not settings.rebuys:
+                raise PurchaseRefused(tr("This tournament has no rebuys."))
+            if not tournament.rebuy_period():
+                raise PurchaseRefused(tr("The rebuy period ended with level {level}.",
+                                         level=settings.rebuy_levels))
+            if entrant.rebuys >= settings.rebuys:
+                raise PurchaseRefused(tr("You have taken all {count} of your rebuys.",
+                                         count=settings.rebuys))
+            chips = tournament.chips.stack(player) + tournament.pending.get(player, 0)
+            if not deciding and chips > settings.starting_stack:
+                raise PurchaseRefused(tr(
+                    "You can rebuy at or below the starting stack of {stack} chips; you have "
+                    "{chips}.", stack=settings.starting_stack, chips=chips))
+        elif what is Purchase.ADDON:
+            if not settings.addon:
+                raise PurchaseRefused(tr("This tournament has no add-on."))
+            if entrant.addon:
+                raise PurchaseRefused(tr("You have taken your add-on already."))
+            if deciding or not tournament.addon_period():
+                raise PurchaseRefused(tr(
+                    "The add-on is sold to players still in during level {level}.",
+                    level=settings.rebuy_levels + 1))
+        elif not deciding or Purchase.REENTRY not in tournament.way_back(player):
+            raise PurchaseRefused(tr("You can enter again after being knocked out while "
+                                     "late registration is open, if the tournament offers "
+                                     "re-entry."))
+
+    async def _pay(self, tournament: _Tournament, entrant: _Entrant, what: Purchase) -> int:
+        """The ledger sells ``what`` (one transaction), then the chips go to the player:
+        onto their stack, or a knocked-out player sits down again (tournament lock held)."""
+        settings, player = tournament.settings, entrant.player
+        if what is Purchase.REBUY:
+            entrant.rebuys = await self._call(
+                self._ledger.tournament_rebuy(tournament.id, player))
+            chips, bought = settings.starting_stack, entrant.rebuys
+        elif what is Purchase.ADDON:
+            await self._call(self._ledger.tournament_addon(tournament.id, player))
+            entrant.addon = True
+            chips, bought = settings.addon_chips or 0, 1
+        else:
+            entrant.reentries = await self._call(
+                self._ledger.tournament_reentry(tournament.id, player))
+            chips, bought = settings.starting_stack, entrant.reentries
+        await self._give(tournament, entrant, chips)
+        await self._save(tournament)
+        return bought
+
+    async def _give(self, tournament: _Tournament, entrant: _Entrant, chips: int) -> None:
+        """Bought chips to their player: a knocked-out one sits down with them at the table
+        with the most free seats; on a seated one's stack now, or when their hand ends."""
+        assert tournament.chips is not None
+        player = entrant.player
+        if tournament.deciding.pop(player, None) is not None:
+            handle = tournament.timers.pop(player, None)
+            if handle is not None:
+                handle.cancel()
+            tournament.chips.issue(player, chips)
+            table = self._late_table(tournament)
+            await table.seat_player(entrant.user_id, entrant.name, entrant.bot, chips)
+            tournament.keep_seat(player, table, chips)
+            return
+        tournament.pending[player] = tournament.pending.get(player, 0) + chips
+        await self._add_pending(tournament, player)
+
+    async def _add_pending(self, tournament: _Tournament, player: PlayerKey) -> None:
+        """Put ``player``'s pending chips on their stack unless they are in a hand."""
+        assert tournament.chips is not None
+        table = tournament.tables.get(tournament.chips.table_of(player) or 0)
+        chips = tournament.pending.get(player, 0)
+        if table is not None and chips and await table.add_chips(player, chips):
+            del tournament.pending[player]
+            tournament.keep_seat(player, table, tournament.chips.stack(player))
+
+    def _offer(self, tournament: _Tournament, player: PlayerKey, channel_id: int) -> None:
+        """A knocked-out person with a way back decides: their clock runs, and they are told
+        (with buttons) what they may buy."""
+        entrant = tournament.entrants[player]
+        ways = tournament.way_back(player)
+        tournament.timers[player] = asyncio.get_running_loop().call_later(
+            self.decision_seconds, self._in_background_now,
+            functools.partial(self._decision_over, tournament, player))
+        if entrant.user_id is None:
+            return
+        settings = tournament.settings
+        self._in_background(self._tell(channel_id, entrant.user_id, tr(
+            "You are out of chips in the tournament. Rebuy ({rebuy}) or enter again "
+            "({reentry}) for {price} chips to get {stack} chips, within {seconds} seconds; "
+            "otherwise you take your place.",
+            rebuy=tr("yes") if Purchase.REBUY in ways else tr("no"),
+            reentry=tr("yes") if Purchase.REENTRY in ways else tr("no"),
+            price=settings.buy_in, stack=settings.starting_stack,
+            seconds=round(self.decision_seconds), tournament=tournament.id,
+            offers=(*ways, Purchase.DECLINE))))
+
+    def _in_background_now(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """A timer fired: run its work (made now, so a cancelled timer leaves no coroutine)."""
+        self._in_background(work())
+
+    async def _decision_over(self, tournament: _Tournament, player: PlayerKey) -> None:
+        """A deciding player's time ran out: they take their place."""
+        async with tournament.lock:
+            tournament.timers.pop(player, None)
+            if player in tournament.deciding:
+                await self._place_deciding(tournament, [player])
+
+    async def _place_deciding(self, tournament: _Tournament, players: Sequence[PlayerKey]
+                              ) -> None:
+        """Place knocked-out players who will not buy back in (tournament lock held)."""
+        out = []
+        for player in players:
+            handle = tournament.timers.pop(player, None)
+            if handle is not None:
+                handle.cancel()
+            out.append((player, tournament.deciding.pop(player)))
+        await self._placed(tournament, tournament.tables.get(tournament.channel_id), out)
+
+    async def _level_began(self, tournament: _Tournament) -> None:
+        """A new level: players whose way back closed take their place; when the add-on
+        opens, bots take it and people still in are told. Then the board shows the level."""
+        async with tournament.lock:
+            if tournament.phase is not TournamentPhase.RUNNING:
+                return
+            closed = [p for p in tournament.deciding if not tournament.way_back(p)]
+            if closed:
+                await self._place_deciding(tournament, closed)
+            if tournament.addon_period() and tournament.standings is not None:
+                await self._open_addons(tournament)
+        await self._changed(tournament)
+
+    async def _open_addons(self, tournament: _Tournament) -> None:
+        """The add-on opens: bots still in buy it, people still in are told."""
+        assert tournament.standings is not None and tournament.chips is not None
+        settings = tournament.settings
+        for player in tournament.standings.remaining:
+            entrant = tournament.entrants[player]
+            if entrant.addon or player in tournament.deciding:
+                continue
+            if entrant.bot_level is not None:
+                with contextlib.suppress(HoldemError):  # the house pays; a refusal skips it
+                    await self._pay(tournament, entrant, Purchase.ADDON)
+            elif entrant.user_id is not None:
+                channel = tournament.chips.table_of(player) or tournament.channel_id
+                await self._tell(channel, entrant.user_id, tr(
+                    "The rebuy period is over: take the add-on now, {price} chips for {stack} "
+                    "chips, until the end of this level.", price=settings.addon_price,
+                    stack=settings.addon_chips, tournament=tournament.id,
+                    offers=(Purchase.ADDON,)))
+
+    # -- scheduled starts ----------------------------------------------------------------------
+
+    def _arm(self, tournament: _Tournament) -> None:
+        """Time the next step of a registering scheduled tournament: the reminder, then the
+        start (either at once when its time is past)."""
+        old = tournament.timers.pop(None, None)
+        if old is not None:
+            old.cancel()
+        if tournament.starts_at is None or tournament.phase is not TournamentPhase.REGISTERING:
+            return
+        remind_at = tournament.starts_at - self.reminder_seconds
+        due = tournament.starts_at if tournament.reminded else remind_at
+        tournament.timers[None] = asyncio.get_running_loop().call_later(
+            max(0.0, due - self.clock()), self._in_background_now,
+            functools.partial(self._scheduled_step, tournament))
+
+    async def _scheduled_step(self, tournament: _Tournament) -> None:
+        """Remind the players (once), or start the tournament at its time: with fewer than
+        two entrants it is cancelled and refunded."""
+        async with tournament.lock:
+            tournament.timers.pop(None, None)
+            if tournament.phase is not TournamentPhase.REGISTERING \
+                    or tournament.starts_at is None:
+                return
+            if not tournament.reminded:
+                tournament.reminded = True
+                try:
+                    fresh = await self._call(self._ledger.mark_tournament_reminded(tournament.id))
+                except LedgerUnavailable:
+                    fresh = False  # logged; better no ping than two
+                self._arm(tournament)
+                if fresh and self.clock() < tournament.starts_at:
+                    status = dataclasses.replace(self._status(tournament), remind=True)
+                    await self._deliver(self._notifier.tournament_changed, status)
+                return
+            try:
+                await self._start(tournament, None)
+            except HoldemError as why:
+                log.info("tournament %s did not start at its time (%s); cancelling it",
+                         tournament.id, why)
+            else:
+                return
+            await self._refund(tournament)
+            tables = self._stop(tournament)
+        await self._release(tournament, tables)
+
     # -- between hands -----------------------------------------------------------------------
 
     async def _after_hand(self, tournament: _Tournament, table: Table,
@@ -819,17 +1217,44 @@ class TournamentManager:
             return
         tournament.hands = max(tournament.hands, table.hands_dealt)
         tournament.keep_table(table)
+        out: list[tuple[PlayerKey, int]] = []
+        for seat, start in busted:
+            entrant = tournament.entrants[seat.key]
+            if seat.key in tournament.pending:  # bought during the hand: plays on
+                tournament.deciding[seat.key] = start
+                await self._give(tournament, entrant, tournament.pending.pop(seat.key))
+            elif Purchase.REBUY in tournament.way_back(seat.key) and entrant.bot is not None:
+                tournament.deciding[seat.key] = start
+                try:
+                    await self._pay(tournament, entrant, Purchase.REBUY)
+                except HoldemError:
+                    log.warning("tournament %s: bot %s could not rebuy", tournament.id,
+                                entrant.name, exc_info=True)
+                    out.append((seat.key, tournament.deciding.pop(seat.key)))
+            elif tournament.way_back(seat.key) and entrant.user_id is not None:
+                tournament.deciding[seat.key] = start
+                self._offer(tournament, seat.key, table.channel_id)
+            else:
+                out.append((seat.key, start))
+        await self._placed(tournament, table, out, changed=bool(busted))
+
+    async def _placed(self, tournament: _Tournament, table: Table | None,
+                      out: Sequence[tuple[PlayerKey, int]], *, changed: bool = True) -> None:
+        """Place players knocked out (each with their chips at the start of the hand that did
+        it), then finish, or balance the tables and save (tournament lock held)."""
         standings = tournament.standings
-        if busted:
-            out = tuple((seat.key, start) for seat, start in busted)
-            standings.bust(out)
-            tournament.events.append(out)
+        assert standings is not None
+        if out:
+            standings.bust(tuple(out))
+            tournament.events.append(tuple(out))
             places = standings.places
-            for seat, _ in busted:
-                if seat.user_id is not None:
-                    best, worst = places[seat.key]
+            for player, _ in out:
+                user_id = tournament.entrants[player].user_id
+                if user_id is not None:
+                    best, worst = places[player]
                     place = best if best == worst else f"{best}–{worst}"
-                    await self._tell(table.channel_id, seat.user_id, tr(
+                    channel = table.channel_id if table is not None else tournament.channel_id
+                    await self._tell(channel, user_id, tr(
                         "You are out of the tournament in place {place} of {entrants}.",
                         place=place, entrants=len(standings.players)))
         if standings.is_finished:
@@ -837,7 +1262,7 @@ class TournamentManager:
             return
         moved = await self._balance(tournament)
         await self._save(tournament)
-        if busted or moved:
+        if changed or out or moved:
             await self._changed(tournament)
 
     async def _balance(self, tournament: _Tournament) -> bool:
@@ -892,6 +1317,7 @@ class TournamentManager:
         prizes = standings.payouts(prize_amounts(tournament.pool, tournament.percents))
         places = {player: best for player, (best, _) in standings.places.items()}
         tournament.prizes = prizes
+        tournament.cancel_timers()
         tournament.phase = TournamentPhase.FINISHED
         tournament.finished_at = self.clock()
         for table in list(tournament.tables.values()):
@@ -929,6 +1355,7 @@ class TournamentManager:
     def _stop(self, tournament: _Tournament) -> list[Table]:
         """Mark ``tournament`` cancelled (the buy-ins are the caller's to refund); its tables,
         for ``_release``."""
+        tournament.cancel_timers()
         tournament.phase = TournamentPhase.CANCELLED
         tournament.finished_at = self.clock()
         tables = list(tournament.tables.values())
@@ -1075,13 +1502,16 @@ class TournamentManager:
                 chips_now = 0
             entrants.append(EntrantStatus(
                 player=player, name=entrant.name, user_id=entrant.user_id,
-                bot_level=entrant.bot_level, chips=chips_now,
+                bot_level=entrant.bot_level, chips=chips_now + tournament.pending.get(player, 0),
                 table_channel_id=chips.table_of(player) if in_play and chips else None,
-                place=place, prize=tournament.prizes.get(player, 0)))
+                place=place, prize=tournament.prizes.get(player, 0), rebuys=entrant.rebuys,
+                addon=entrant.addon, reentries=entrant.reentries,
+                deciding=player in tournament.deciding))
         if standings is not None:
             entrants.sort(key=lambda e: (0, -e.chips) if e.place is None else (1, e.place[0]))
         left = [e for e in entrants if e.place is None] if standings is not None else entrants
         field = len(tournament.entrants)
+        deciding = len(tournament.deciding)
         try:
             percents = tournament.percents or settings.check_payouts(max(2, field))
         except HoldemError:
@@ -1105,7 +1535,11 @@ class TournamentManager:
             small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante,
             unit=tournament.schedule.unit, next_level_at=next_at, next_level_in_hands=next_hands,
             hands_played=tournament.hands, players_left=len(left),
-            average_stack=(chips_in_play // len(left) if standings is not None and left
+            average_stack=(chips_in_play // (len(left) - deciding)
+                           if standings is not None and len(left) > deciding
                            else settings.starting_stack),
             table_channel_ids=tuple(tournament.tables), started_at=tournament.started_at,
-            finished_at=tournament.finished_at, resumed=tournament.resumed)
+            finished_at=tournament.finished_at, resumed=tournament.resumed,
+            rebuys_open=running and tournament.rebuy_period(),
+            addon_open=running and tournament.addon_period(), starts_at=tournament.starts_at,
+            event_id=tournament.event_id)

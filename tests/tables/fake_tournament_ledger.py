@@ -59,7 +59,8 @@ class FakeTournamentLedger:
         return self.balances[key]
 
     async def create_tournament(self, guild_id: int, channel_id: int, creator_id: int,
-                                buy_in: int, settings: Mapping[str, object]) -> int:
+                                buy_in: int, settings: Mapping[str, object], *,
+                                addon_price: int = 0, starts_at: float | None = None) -> int:
         tournament_id = next(self._ids)
         late = settings.get("late_registration", 0)
         self.tournaments[tournament_id] = _FakeTournament(
