@@ -30,6 +30,7 @@ from bot.discord_ui.views.pre_actions import BackButton, PreActionButton
 from bot.discord_ui.views.run_it_twice import RunItTwiceButton
 from bot.discord_ui.views.show_cards import ShowButton
 from bot.discord_ui.views.table_controls import answer_table_click
+from bot.discord_ui.views.tournament_buttons import PurchaseButton
 from bot.ledger import Ledger, LedgerError, ShardClaimLost
 from bot.process import PROCESS_TOKEN
 from bot.render.pictures import Pictures
@@ -212,7 +213,7 @@ class HoldemBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(RunItTwiceButton, PreActionButton, BackButton, OutdatedButton,
-                               ShowButton)
+                               ShowButton, PurchaseButton)
         await self.tree.set_translator(CatalogTranslator())
         if self.options.sync_commands:
             await self._sync_commands()

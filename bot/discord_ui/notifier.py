@@ -25,6 +25,7 @@ These are in the server's language (its table language setting, else its Discord
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections import OrderedDict
@@ -43,10 +44,12 @@ from bot.discord_ui.tournament_embeds import (
     results_embed,
     status_embed,
 )
+from bot.discord_ui.tournament_events import follow_event, remind
 from bot.discord_ui.turn_pings import TurnPings
 from bot.discord_ui.views.pre_actions import back_view
 from bot.discord_ui.views.run_it_twice import RunItTwiceQuestion
 from bot.discord_ui.views.show_cards import ShowOfferButtons
+from bot.discord_ui.views.tournament_buttons import offer_view
 from bot.i18n import ENGLISH, Language, Message, language_for, languages, tr
 from bot.render.pictures import Pictures
 from bot.tables.hand_runner import SAT_OUT_NOTICE
@@ -178,6 +181,8 @@ class DiscordNotifier:
         """Tables kept for the next start: at shutdown their messages say they are paused."""
         self._standings_posts: set[asyncio.Task[None]] = set()
         self._guild_settings: GuildSettings | None = None
+        self._event_phases: dict[int, TournamentPhase] = {}
+        """The phase each tournament's Discord event was last moved for."""
         self.turn_pings = TurnPings(client, send_dm=self._send_ping,
                                     dms_closed=self._noticed_once.__contains__,
                                     language=self.person_language)
@@ -229,7 +234,8 @@ class DiscordNotifier:
     async def tell(self, channel_id: int, user_id: int, message: Message) -> None:
         """DM a note to one person; the note that they were sat out carries **I'm back**."""
         language = self.person_language(user_id, channel_id)
-        view = back_view(channel_id, language) if message == SAT_OUT_NOTICE else None
+        view = back_view(channel_id, language) if message == SAT_OUT_NOTICE \
+            else offer_view(message, language)
         self._deliver(self._direct_message(
             user_id, f"{channel_link(channel_id)}: {language.render(message)}", notice=message,
             view=view))
@@ -295,6 +301,21 @@ class DiscordNotifier:
                                      if channel != status.channel_id)
         board.coalescer.submit(status, keep=status.phase in (TournamentPhase.FINISHED,
                                                              TournamentPhase.CANCELLED))
+        if status.remind or (status.event_id is not None
+                             and self._event_phases.get(status.tournament_id) != status.phase):
+            self._event_phases[status.tournament_id] = status.phase
+            self._deliver(self._announce(status))
+
+    async def _announce(self, status: TournamentStatus) -> None:
+        """A scheduled tournament's reminder (once), or its event following its phase."""
+        if not status.remind:
+            await follow_event(self._client, status)
+            return
+        role = None
+        if self._guild_settings is not None:
+            with contextlib.suppress(Exception):  # the reminder goes out without the role
+                role = (await self._guild_settings(status.guild_id)).tournament_role
+        await remind(self._client, status, role, await self.server_language(status.guild_id))
 
     async def tournament_finished(self, results: TournamentResults) -> None:
         """Post the final standings, with the prizes paid, where the tournament was created."""

@@ -112,8 +112,29 @@ def phase_text(status: TournamentStatus) -> Text:
     return tr("Cancelled: every buy-in was refunded.")
 
 
+def purchases_text(status: TournamentStatus) -> list[Text]:
+    """What the tournament sells after the entry and what was bought: rebuys, the add-on,
+    re-entries (empty when it sells none)."""
+    settings = status.settings
+    parts = []
+    if settings.rebuys:
+        parts.append(tr("Rebuys: {count} bought (up to {most} each, levels 1–{levels})",
+                        count=status.rebuys, most=settings.rebuys, levels=settings.rebuy_levels))
+    if settings.addon:
+        parts.append(tr("Add-ons: {count} bought ({price} chips for {stack}, level {level})",
+                        count=status.addons, price=settings.addon_price or 0,
+                        stack=settings.addon_chips or 0, level=settings.rebuy_levels + 1))
+    if settings.reentry:
+        parts.append(tr("Re-entries: {count} (during late registration)",
+                        count=status.entries - status.entrant_count))
+    return parts
+
+
 def _entrant_line(entrant: EntrantStatus, status: TournamentStatus, language: Language) -> str:
     name = entrant_name(entrant, language)
+    if entrant.deciding:
+        return language.render(tr("{name}: out of chips, deciding whether to buy back in",
+                                  name=name))
     if entrant.place is not None:
         line = tr("{place}. {name}", place=place_text(entrant.place), name=name)
         if entrant.prize:
@@ -162,6 +183,12 @@ def status_embed(status: TournamentStatus, language: Language = ENGLISH) -> disc
         embed.add_field(name=say(tr("Seats per table")), value=say(tr(
             "{seats} (up to {limit} players)", seats=settings.seats,
             limit=settings.entrant_limit)))
+    if status.starts_at is not None and status.phase is TournamentPhase.REGISTERING:
+        embed.add_field(name=say(tr("Starts")), value=f"<t:{int(status.starts_at)}:F>")
+    bought = purchases_text(status)
+    if bought:
+        embed.add_field(name=say(tr("Rebuys and add-ons")),
+                        value="\n".join(say(part) for part in bought), inline=False)
     if settings.bot_fill is not None and status.phase is TournamentPhase.REGISTERING:
         embed.add_field(name=say(tr("Bots")), value=say(tr(
             "{level} bots fill the empty places at the start",

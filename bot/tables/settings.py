@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,15 @@ SHOW_SECONDS = 5.0
 winner without a showdown, or at showdown with auto-muck off a hand that wins nothing. Long
 enough to read the result and press; short, because the hand's result waits for it."""
 """How far behind the play spectators of a live table are (``TableSettings.spectator_delay``)."""
+
+
+def valid_timezone(name: str) -> bool:
+    """True for a time zone ``zoneinfo`` knows (``"UTC"``, ``"Europe/Paris"``)."""
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +103,12 @@ class TableSettings:
     happens; ``"street"``, a street once the next one starts (or the hand ends); ``"hand"``,
     only finished hands. A delay keeps a watcher from passing on a hand while it can still be
     played (collusion with a seated friend)."""
+    timezone: str = "UTC"
+    """The server's time zone (an IANA name, ``Europe/Paris``): the clock times members give
+    ``/tournament create start_at`` are read in it."""
+    tournament_role: int | None = None
+    """A role mentioned in the reminder before a scheduled tournament starts (``None``: only
+    its registrants and interested members are mentioned)."""
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_buy_in_bb", "max_buy_in_bb",
@@ -150,6 +166,14 @@ class TableSettings:
         for name in ("straddle_mandatory", "auto_muck"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidSettings(tr("{setting} must be on or off.", setting=name))
+        if not isinstance(self.timezone, str) or not valid_timezone(self.timezone):
+            raise InvalidSettings(tr("Unknown time zone “{zone}”; write an IANA name like "
+                                     "Europe/Paris or America/New_York.",
+                                     zone=str(self.timezone)[:40]))
+        if self.tournament_role is not None and (
+                not isinstance(self.tournament_role, int) or isinstance(self.tournament_role, bool)
+                or self.tournament_role < 1):
+            raise InvalidSettings(tr("{setting} must be a role.", setting="tournament_role"))
         if self.hints is not None and not isinstance(self.hints, bool):
             raise InvalidSettings(tr("{setting} must be on or off.", setting="hints"))
         if self.language and (not isinstance(self.language, str)

@@ -39,6 +39,7 @@ from .records import (
     StoredMessage,
 )
 from .rest import API_PREFIX, RestApi
+from .scheduled_events import ScheduledEvents
 from .world import World
 
 EVERYONE_PERMISSIONS = discord.Permissions(
@@ -71,6 +72,8 @@ class FakeDiscord:
                              dispatch=self._dispatch_event)
         self.oauth = FakeOAuth(self.world)
         """Web logins (``bot.web``): ``fake.oauth.sign_in(user_id)``, then ``oauth_base``."""
+        self.scheduled_events = ScheduledEvents(self.world)
+        """The guilds' Scheduled Events (``fake.scheduled_events.events``)."""
         self._runner: web.AppRunner | None = None
         self._saved_settings: tuple[str, yarl.URL] | None = None
         self._clients: list[tuple[discord.Client, asyncio.Task[None]]] = []
@@ -91,6 +94,7 @@ class FakeDiscord:
         self._rest.install(app)
         self._gateway.install(app)
         self.oauth.install(app)
+        self.scheduled_events.install(app)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         listener = socket.socket()

@@ -1,16 +1,20 @@
-"""Tournaments: ``/tournament create | join | leave | start | status | cancel``.
+"""Tournaments: ``/tournament create | join | leave | start | status | cancel | rebuy |
+addon``.
 
 A tournament is created in a channel (Manage Server, or anyone when the server's
 ``/settings tournament_creators`` says so), which then shows its status message;
 the commands without a ``tournament`` number act on the tournament of the channel they are
 used in (the one created there, or the one whose table plays there). A sit-and-go plays in
 that channel; a tournament with more players than seats opens its tables in threads under it.
+``start_at`` schedules the start (the server's ``timezone``; ``bot.discord_ui.tournament_events``)
+and announces it as a Discord Scheduled Event; ``/tournament cancel`` cancels that event too.
 Every refusal is an ephemeral sentence in the member's language (``HoldemError`` through the
 tree's error ladder); the channel's messages are the notifier's, in the server's language.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -21,6 +25,8 @@ from discord.ext import commands
 from bot.discord_ui.permissions import THREAD_PERMISSIONS, missing
 from bot.discord_ui.replies import language_of, reply, within_deadline
 from bot.discord_ui.tournament_embeds import status_embed
+from bot.discord_ui.tournament_events import create_event, parse_start
+from bot.discord_ui.views.tournament_buttons import bought_text
 from bot.errors import HoldemError, InputError
 from bot.i18n import tr
 from bot.tables.errors import NoSuchTournament
@@ -28,17 +34,21 @@ from bot.tables.tournament_settings import (
     MAX_BUY_IN,
     MAX_ENTRANTS,
     MAX_LATE_REGISTRATION,
+    MAX_REBUY_LEVELS,
+    MAX_REBUYS,
     MAX_SEATS,
     MAX_STARTING_STACK,
     MIN_SEATS,
     TournamentSettings,
 )
-from bot.tables.tournament_status import TournamentPhase, TournamentStatus
+from bot.tables.tournament_status import Purchase, TournamentPhase, TournamentStatus
 from engine.blinds import LevelUnit
 from engine.strategies import LEVELS
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
+
+log = logging.getLogger(__name__)
 
 MAX_PAID_PLACES = 60
 STRUCTURE_CHOICES = [app_commands.Choice(name="Turbo", value="turbo"),
@@ -46,6 +56,7 @@ STRUCTURE_CHOICES = [app_commands.Choice(name="Turbo", value="turbo"),
                      app_commands.Choice(name="Deep", value="deep")]
 UNIT_CHOICES = [app_commands.Choice(name="Minutes", value=LevelUnit.MINUTES.value),
                 app_commands.Choice(name="Hands", value=LevelUnit.HANDS.value)]
+ON_OFF = [app_commands.Choice(name="On", value="on"), app_commands.Choice(name="Off", value="off")]
 BOT_CHOICES = [app_commands.Choice(name=level.capitalize(), value=level) for level in LEVELS]
 TOURNAMENT_ID = app_commands.Range[int, 1, 2**53]
 _PAYOUT_SEPARATORS = re.compile(r"[\s/,;|]+")
@@ -138,9 +149,16 @@ class TournamentCog(commands.Cog, name="Tournament"):
         max_entrants="Most players (default: the seats; more makes a multi-table tournament)",
         late_registration="Players may still join until the end of this blind level "
                           "(default 0: off)",
+        rebuys="Rebuys each player may take, at or below the starting stack (default 0)",
+        rebuy_levels="How many blind levels rebuys last (default 3)",
+        addon="One add-on for everyone still in, after the rebuy period (default off)",
+        addon_price="What the add-on costs (default: the buy-in)",
+        addon_chips="The add-on's chips (default: the starting stack)",
+        reentry="Players knocked out may enter again during late registration (default off)",
+        start_at="Start by itself then: in 2h, 20:30, tomorrow 20:00 (server time)",
     )
     @app_commands.choices(structure=STRUCTURE_CHOICES, levels_by=UNIT_CHOICES,
-                          bot_fill=BOT_CHOICES)
+                          bot_fill=BOT_CHOICES, addon=ON_OFF, reentry=ON_OFF)
     async def create(
         self,
         interaction: discord.Interaction[HoldemBot],
@@ -154,6 +172,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
         bot_fill: str | None = None,
         max_entrants: app_commands.Range[int, MIN_SEATS, MAX_ENTRANTS] | None = None,
         late_registration: app_commands.Range[int, 0, MAX_LATE_REGISTRATION] = 0,
+        rebuys: app_commands.Range[int, 0, MAX_REBUYS] = 0,
+        rebuy_levels: app_commands.Range[int, 1, MAX_REBUY_LEVELS] = 3,
+        addon: str = "off",
+        addon_price: app_commands.Range[int, 0, MAX_BUY_IN] | None = None,
+        addon_chips: app_commands.Range[int, 1, MAX_STARTING_STACK] | None = None,
+        reentry: str = "off",
+        start_at: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         if not interaction.permissions.manage_guild:
@@ -168,15 +193,67 @@ class TournamentCog(commands.Cog, name="Tournament"):
             buy_in=buy_in, starting_stack=starting_stack, seats=seats, structure=structure,
             unit=unit, antes_from_level=antes_from_level,
             payouts=parse_payouts(payouts) if payouts is not None else None,
-            bot_fill=bot_fill, max_entrants=max_entrants, late_registration=late_registration)
+            bot_fill=bot_fill, max_entrants=max_entrants, late_registration=late_registration,
+            rebuys=rebuys, rebuy_levels=rebuy_levels, addon=addon == "on",
+            addon_price=addon_price, addon_chips=addon_chips, reentry=reentry == "on")
         if settings.is_multi_table:
             _require_threads(interaction)
-        tournament_id = await within_deadline(interaction, self.bot.tables.tournaments.create(
-            guild_id, channel_id, interaction.user.id, settings))
-        await reply(interaction, tr("Tournament #{number} is open. Players enter with "
-                                    "/tournament join; you start it with /tournament start "
-                                    "(it starts by itself when full).",
-                                    number=str(tournament_id)))
+        starts_at = None
+        if start_at is not None:
+            server = await within_deadline(interaction, self.bot.tables.guild_settings(guild_id))
+            starts_at = parse_start(start_at, discord.utils.utcnow(), server.timezone)
+        tournaments = self.bot.tables.tournaments
+        tournament_id = await within_deadline(interaction, tournaments.create(
+            guild_id, channel_id, interaction.user.id, settings,
+            starts_at.timestamp() if starts_at is not None else None))
+        if starts_at is None:
+            await reply(interaction, tr("Tournament #{number} is open. Players enter with "
+                                        "/tournament join; you start it with /tournament start "
+                                        "(it starts by itself when full).",
+                                        number=str(tournament_id)))
+            return
+        await within_deadline(interaction, self._announce(interaction, tournament_id))
+        await reply(interaction, tr("Tournament #{number} is open and starts by itself "
+                                    "<t:{at}:F> with at least two players. Players enter with "
+                                    "/tournament join.", number=str(tournament_id),
+                                    at=str(int(starts_at.timestamp()))))
+
+    async def _announce(self, interaction: discord.Interaction[HoldemBot],
+                        tournament_id: int) -> None:
+        """Announce a scheduled tournament as a Discord Scheduled Event, kept with it; one the
+        server does not let the bot create (Manage Events) leaves the tournament as it is."""
+        tournaments = self.bot.tables.tournaments
+        guild = interaction.guild
+        if guild is None:
+            return
+        language = await self.bot.notifier.server_language(guild.id)
+        try:
+            event = await create_event(guild, tournaments.status(tournament_id), language)
+        except discord.HTTPException:
+            log.warning("tournament %s: no Discord event (the bot may lack Manage Events)",
+                        tournament_id, exc_info=True)
+            return
+        await tournaments.set_event(tournament_id, event.id)
+
+    @tournament.command(name="rebuy", description="Buy the starting stack again for the "
+                                                  "buy-in (while rebuys are open).")
+    @app_commands.describe(tournament="The tournament's number (default: this channel's)")
+    async def rebuy(self, interaction: discord.Interaction[HoldemBot],
+                    tournament: TOURNAMENT_ID | None = None) -> None:
+        status = await self._tournament(interaction, tournament)
+        count = await within_deadline(interaction, self.bot.tables.tournaments.rebuy(
+            status.tournament_id, interaction.user.id))
+        await reply(interaction, bought_text(Purchase.REBUY, status.tournament_id, count))
+
+    @tournament.command(name="addon", description="Take the add-on once, in the level after "
+                                                  "the rebuy period.")
+    @app_commands.describe(tournament="The tournament's number (default: this channel's)")
+    async def addon(self, interaction: discord.Interaction[HoldemBot],
+                    tournament: TOURNAMENT_ID | None = None) -> None:
+        status = await self._tournament(interaction, tournament)
+        count = await within_deadline(interaction, self.bot.tables.tournaments.addon(
+            status.tournament_id, interaction.user.id))
+        await reply(interaction, bought_text(Purchase.ADDON, status.tournament_id, count))
 
     @tournament.command(name="join", description="Enter a tournament; the buy-in comes from "
                                                  "your balance.")
@@ -254,6 +331,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
                                     "refunded.", number=str(status.tournament_id)))
 
     @join.autocomplete("tournament")
+    @rebuy.autocomplete("tournament")
+    @addon.autocomplete("tournament")
     @leave.autocomplete("tournament")
     @start.autocomplete("tournament")
     @status.autocomplete("tournament")
