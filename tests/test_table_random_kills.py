@@ -1,7 +1,8 @@
-"""Random kills: a process running a cash table is killed with SIGKILL at random moments (in a
-hand, between two, in a settlement) and started again, many times, on SQLite and PostgreSQL.
-After every kill the audit holds; after every restart both people are seated again; closing
-the table at the end gives them back exactly the chips they brought."""
+"""Random kills: a process running a cash table, or a sit-and-go, is killed with SIGKILL at
+random moments (in a hand, between two, in a settlement) and started again, many times, on
+SQLite and PostgreSQL. After every kill the audit holds; after every restart both people are
+seated again, and the tournament is still running; closing the table at the end gives them
+back exactly the chips they brought, and the tournament played to its end pays its pool."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.ledger import Ledger
 from tests.bot_processes import ROOT, Backend
@@ -30,26 +33,28 @@ def run_worker(location: str, mode: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def seated_after_start(worker: subprocess.Popen[str], last_line: str) -> list[str]:
-    """The names the worker seated at its start, once it printed ``last_line``."""
+def seated_after_start(worker: subprocess.Popen[str], last_line: str) -> Any:
+    """What the worker printed at its start (the names seated, or the running tournaments),
+    once it printed ``last_line``."""
     assert worker.stdout is not None and worker.stderr is not None
     seated = worker.stdout.readline()
     marker = worker.stdout.readline().strip()
     if marker != last_line:
         worker.kill()
         raise AssertionError(worker.stderr.read())
-    names: list[str] = json.loads(seated)
-    return names
+    return json.loads(seated)
 
 
-async def test_a_table_killed_at_random_moments_keeps_its_seats_and_every_chip(
-        backend: Backend):
-    location = backend.env.get("DATABASE_URL") or backend.env["DATABASE_PATH"]
+async def kill_at_random_moments(backend: Backend, location: str, mode: str,
+                                 expected: Callable[[Any], bool]) -> None:
+    """``KILLS`` times: start the worker, check what it says it resumed, let it play for a
+    random moment, SIGKILL it, and check the audit."""
     moments = random.Random()
     for kill in range(KILLS):
-        worker = run_worker(location, "play")
+        worker = run_worker(location, mode)
         try:
-            assert seated_after_start(worker, "PLAYING") == ["Alice", "Bob"], f"kill {kill}"
+            resumed = seated_after_start(worker, "PLAYING")
+            assert expected(resumed), (kill, resumed)
             time.sleep(moments.uniform(0.0, 0.4))  # a random moment of play, not a wait
         finally:
             worker.send_signal(signal.SIGKILL)
@@ -62,6 +67,12 @@ async def test_a_table_killed_at_random_moments_keeps_its_seats_and_every_chip(
         finally:
             await ledger.close()
 
+
+async def test_a_table_killed_at_random_moments_keeps_its_seats_and_every_chip(
+        backend: Backend):
+    location = backend.env.get("DATABASE_URL") or backend.env["DATABASE_PATH"]
+    await kill_at_random_moments(backend, location, "play",
+                                 lambda seated: seated == ["Alice", "Bob"])
     worker = run_worker(location, "finish")
     assert seated_after_start(worker, "CLOSED") == ["Alice", "Bob"]
     assert worker.wait(timeout=30) == 0
@@ -72,5 +83,32 @@ async def test_a_table_killed_at_random_moments_keeps_its_seats_and_every_chip(
         assert sum(balances) == 2 * STARTING_BALANCE
         assert await ledger.saved_tables() == []
         assert len(await ledger.recent_hands(GUILD, ALICE, limit=1000)) > 0
+    finally:
+        await ledger.close()
+
+
+async def test_a_sit_and_go_killed_at_random_moments_runs_on_and_pays_its_pool(
+        backend: Backend):
+    location = backend.env.get("DATABASE_URL") or backend.env["DATABASE_PATH"]
+    first = run_worker(location, "tournament")
+    [tournament_id] = seated_after_start(first, "PLAYING")
+    first.send_signal(signal.SIGKILL)
+    first.communicate(timeout=30)
+    await kill_at_random_moments(backend, location, "tournament",
+                                 lambda running: running == [tournament_id])
+
+    worker = run_worker(location, "tournament-finish")
+    assert worker.stdout is not None
+    assert json.loads(worker.stdout.readline()) == [tournament_id]  # still running
+    paid = json.loads(worker.stdout.readline() or "null")
+    assert worker.stdout.readline().strip() == "FINISHED", worker.communicate(timeout=30)
+    assert worker.wait(timeout=30) == 0
+    assert paid is not None and paid["prizes"] == paid["pool"] == 6 * 100
+    ledger: Ledger = await backend.open()
+    try:
+        info = await ledger.tournament_info(tournament_id)
+        assert info is not None and info.status == "finished"
+        audit = await ledger.audit()
+        assert audit.ok, audit.problems
     finally:
         await ledger.close()
