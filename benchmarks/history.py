@@ -215,7 +215,7 @@ async def beside_busy_tables(location: str | Path, tables: int,
     async with await Ledger.open(location) as ledger:
         timed = TimedLedger(ledger)
         people = SimulatedPeople(random.Random(1))
-        manager = TableManager(timed, people, rng=random.Random(2),  # type: ignore[arg-type]
+        manager = TableManager(timed, people, rng=random.Random(2),
                                default_settings=TableSettings.instant())
         people.manager = manager
         await manager.start(resume=True)

@@ -60,7 +60,7 @@ from bot.process import tune_garbage_collector
 from bot.shards import ShardSet
 from bot.tables.bot_worker import BotWorker
 from bot.tables.manager import TableManager
-from bot.tables.notifier import HandOutcome, TableState, TurnPrompt
+from bot.tables.notifier import HandOutcome, ShowOffer, TableState, TurnPrompt
 from bot.tables.settings import TableSettings
 from bot.tables.tournament_status import PlayerMoved, TournamentResults, TournamentStatus
 from engine.actions import Action, ActionKind
@@ -235,6 +235,9 @@ class SimulatedPeople:
 
     async def table_paused(self, channel_id: int) -> None:
         return None
+
+    async def offer_show(self, state: TableState, user_id: int, offer: ShowOffer) -> None:
+        return None  # simulated people never show: the window closes unanswered
 
     async def table_resumed(self, channel_id: int, message_id: int | None) -> None:
         return None
