@@ -126,6 +126,7 @@ from bot.tables.tournament_state import (
     SavedTournamentState,
 )
 from bot.tables.tournament_status import (
+    OFFERS,
     EntrantStatus,
     PlayerMoved,
     Purchase,
@@ -1097,15 +1098,18 @@ class TournamentManager:
         if entrant.user_id is None:
             return
         settings = tournament.settings
-        self._in_background(self._tell(channel_id, entrant.user_id, tr(
-            "You are out of chips in the tournament. Rebuy ({rebuy}) or enter again "
-            "({reentry}) for {price} chips to get {stack} chips, within {seconds} seconds; "
-            "otherwise you take your place.",
-            rebuy=tr("yes") if Purchase.REBUY in ways else tr("no"),
-            reentry=tr("yes") if Purchase.REENTRY in ways else tr("no"),
-            price=settings.buy_in, stack=settings.starting_stack,
-            seconds=round(self.decision_seconds), tournament=tournament.id,
-            offers=(*ways, Purchase.DECLINE))))
+        values = {"price": settings.buy_in, "stack": settings.starting_stack,
+                  "seconds": round(self.decision_seconds), "tournament": tournament.id,
+                  OFFERS: (*ways, Purchase.DECLINE)}
+        if Purchase.REBUY in ways:
+            note = tr("You are out of chips in the tournament: rebuy for {price} chips to get "
+                      "{stack} chips within {seconds} seconds (the button, or /tournament "
+                      "rebuy); otherwise you take your place.", **values)
+        else:
+            note = tr("You are out of chips in the tournament: enter again for {price} chips "
+                      "to get {stack} chips within {seconds} seconds (the button, or "
+                      "/tournament join); otherwise you take your place.", **values)
+        self._in_background(self._tell(channel_id, entrant.user_id, note))
 
     def _in_background_now(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """A timer fired: run its work (made now, so a cancelled timer leaves no coroutine)."""
@@ -1159,7 +1163,7 @@ class TournamentManager:
                     "The rebuy period is over: take the add-on now, {price} chips for {stack} "
                     "chips, until the end of this level.", price=settings.addon_price,
                     stack=settings.addon_chips, tournament=tournament.id,
-                    offers=(Purchase.ADDON,)))
+                    **{OFFERS: (Purchase.ADDON,)}))
 
     # -- scheduled starts ----------------------------------------------------------------------
 
