@@ -1,8 +1,9 @@
 """The proof that no chip was created or lost, computed from the database alone.
 
 Four checks: every account's chips equal the sum of its entries; every running hand's escrow
-still equals its start-of-hand snapshot; every tournament's escrow holds its buy-ins while it
-is open and nothing once it is over; and balances, house, escrow at tables and tournament
+still equals its start-of-hand snapshot; every tournament's escrow holds what its entrants paid
+while it is open (buy-ins, rebuys, re-entries, add-ons: ``escrow_problems``) and nothing once
+it is over; and balances, house, escrow at tables and tournament
 escrow together equal what was ever granted. Tests call it after every scenario; it runs in
 one read transaction.
 """

@@ -97,3 +97,8 @@ async def test_a_start_time_it_cannot_read_is_refused_and_creates_nothing(club: 
     assert refused.ephemeral and "Write the start like" in refused.content
     assert bot.tables.tournaments.in_channel(club.channel) is None
     assert not club.fake.scheduled_events.events
+    club.fake.world.users[club.admin].locale = "zh-TW"
+    refused = await club.fake.slash(club.admin, club.channel, "tournament create",
+                                    buy_in=100, start_at="2099-01-01 20:00")
+    assert refused.ephemeral and "30 天之內" in refused.content, refused.content
+    assert bot.tables.tournaments.in_channel(club.channel) is None

@@ -29,6 +29,14 @@ SHOWING_CARDS = tr(
     "auto_muck is off: then you choose to show it or muck it. What is shown is in /history "
     "and /replay for everyone; the rest stays yours."
 )
+TOURNAMENT_EXTRAS = tr(
+    "/tournament create with rebuys (and rebuy_levels) lets a player at or below the starting "
+    "stack, or knocked out, buy it again for the buy-in (/tournament rebuy, or the button of "
+    "the note saying they are out); addon sells one more stack to everyone still in, in the "
+    "level after the rebuys; reentry lets a player knocked out enter again during late "
+    "registration. start_at (“in 2h”, “20:30”, “tomorrow 20:00”, the server's time zone) "
+    "announces it as a Discord event and starts it by itself."
+)
 COG_TITLES: dict[str, Text] = {
     "Table": tr_c("help", "Table"), "Actions": tr_c("help", "Actions"),
     "Account": tr_c("help", "Account"), "Admin": tr_c("help", "Admin"),
@@ -82,6 +90,8 @@ def help_embed(bot: HoldemBot, language: Language = ENGLISH) -> discord.Embed:
                             inline=False)
     embed.add_field(name=language.render(tr("Showing your cards")),
                     value=language.render(SHOWING_CARDS), inline=False)
+    embed.add_field(name=language.render(tr("Rebuys, add-ons and scheduled tournaments")),
+                    value=language.render(TOURNAMENT_EXTRAS), inline=False)
     return embed
 
 
