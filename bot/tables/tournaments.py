@@ -351,6 +351,16 @@ class _Tournament:
         offline = self.manager.offline_seconds(self.guild_id) - self.offline_at
         return self.played_before + max(0.0, self.manager.clock() - self.playing_since - offline)
 
+    def play_began_at(self) -> float:
+        """The clock time the play time counts from (so a level ends at this plus its
+        minutes); with the clock running it does not depend on the time now, so two statuses
+        of an unchanged tournament are equal."""
+        now = self.manager.clock()
+        if self.playing_since is None:
+            return now - self.played_before
+        offline = self.manager.offline_seconds(self.guild_id) - self.offline_at
+        return min(now, self.playing_since + offline) - self.played_before
+
     def start_clock(self) -> None:
         """Run the level clock from now (at the start, or when resumed)."""
         self.playing_since = self.manager.clock()
@@ -1526,8 +1536,8 @@ class TournamentManager:
         next_hands: int | None = None
         upcoming = tournament.schedule.next_level_after(tournament.level_index)
         if running and upcoming is not None:
-            if tournament.schedule.unit is LevelUnit.MINUTES:  # the play time's zero, now
-                next_at = self.clock() - tournament.played_seconds() + upcoming * 60.0
+            if tournament.schedule.unit is LevelUnit.MINUTES:
+                next_at = tournament.play_began_at() + upcoming * 60.0
             elif tournament.schedule.unit is LevelUnit.HANDS:
                 next_hands = max(0, int(upcoming) - tournament.hands)
         chips_in_play = sum(e.chips for e in left) if standings is not None else 0
