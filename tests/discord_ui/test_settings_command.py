@@ -46,3 +46,13 @@ async def test_a_server_sets_how_far_behind_its_web_spectators_are(club: Club):
     answer = await club.fake.slash(club.admin, club.channel, "settings", spectator_delay="street")
     assert "One street behind" in answer.all_text(), answer.all_text()
     assert (await bot.tables.guild_settings(club.guild_id)).spectator_delay == "street"
+
+
+async def test_a_server_sets_the_time_zone_of_its_scheduled_tournaments(club: Club):
+    bot = await club.start_bot()
+    answer = await club.fake.slash(club.admin, club.channel, "settings", timezone="Asia/Taipei")
+    assert "Times in Asia/Taipei" in answer.all_text(), answer.all_text()
+    assert (await bot.tables.guild_settings(club.guild_id)).timezone == "Asia/Taipei"
+    refused = await club.fake.slash(club.admin, club.channel, "settings", timezone="Mars/Base")
+    assert refused.ephemeral and "Mars/Base" in refused.all_text()
+    assert (await bot.tables.guild_settings(club.guild_id)).timezone == "Asia/Taipei"

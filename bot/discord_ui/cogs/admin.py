@@ -91,6 +91,8 @@ class AdminCog(commands.Cog, name="Admin"):
                         "collusion",
         auto_muck="On: a hand that wins nothing at showdown is mucked unseen; off: its player "
                   "may show it",
+        timezone="The server's time zone for scheduled tournaments, e.g. Europe/Paris",
+        tournament_role="The role pinged a few minutes before a scheduled tournament",
     )
     @app_commands.choices(language=language_choices(), tournament_creators=CREATOR_CHOICES,
                           hints=HINT_CHOICES, web_page=WEB_PAGE_CHOICES,
@@ -122,6 +124,8 @@ class AdminCog(commands.Cog, name="Admin"):
         straddle_mandatory: str | None = None,
         spectator_delay: str | None = None,
         auto_muck: str | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         given = {
@@ -139,6 +143,8 @@ class AdminCog(commands.Cog, name="Admin"):
             else straddle_mandatory == "on",
             "spectator_delay": spectator_delay,
             "auto_muck": None if auto_muck is None else auto_muck == "on",
+            "timezone": None if timezone is None else timezone.strip(),
+            "tournament_role": None if tournament_role is None else tournament_role.id,
         }
         changes = {name: value for name, value in given.items() if value is not None}
 
@@ -235,6 +241,10 @@ def settings_embed(settings: TableSettings, title: Message,
         tr("On at cash tables, off in tournaments") if settings.hints is None
         else tr("On") if settings.hints else tr("Off")))
     embed.add_field(name=render(tr("Straddle")), value=render(straddle_text(settings)))
+    role = tr("nobody") if settings.tournament_role is None else mention_role(
+        settings.tournament_role)
+    embed.add_field(name=render(tr("Scheduled tournaments")), value=render(tr(
+        "Times in {zone}; pinged: {role}", zone=settings.timezone, role=role)))
     embed.add_field(name=render(tr("Spectators on the web")), value=render(
         SPECTATOR_DELAY_TEXTS.get(settings.spectator_delay, tr("Live"))))
     embed.add_field(name=render(tr("Auto-muck")), value=render(
@@ -243,6 +253,11 @@ def settings_embed(settings: TableSettings, title: Message,
     embed.set_footer(text=render(tr(
         "New tables use these; this channel's table from its next hand.")))
     return embed
+
+
+def mention_role(role_id: int) -> str:
+    """How Discord writes a mention of the role ``role_id``."""
+    return f"<@&{role_id}>"
 
 
 def straddle_text(settings: TableSettings) -> Message:
