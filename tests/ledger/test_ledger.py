@@ -100,6 +100,7 @@ def test_the_migrations_ship_inside_the_package(dialect: str) -> None:
         "012_table_states.sql",
         "013_tournament_state.sql",
         "014_habit_totals.sql",
+        "015_tournament_rebuys_and_schedule.sql",
     ]
     assert [version for version, _ in migration_files(shipped)] == [
         int(name.partition("_")[0]) for name in names]

@@ -4,6 +4,7 @@ buy-in range on its own, the bot limit); the pacer."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -82,7 +83,9 @@ async def test_the_pacer_spreads_busy_steps_over_loop_iterations():
     async def busy() -> None:
         for _ in range(5):
             await pacer.step()
-            sum(range(20_000))  # about a millisecond of work
+            started = time.perf_counter()  # a step longer than the slice, however fast the CPU
+            while time.perf_counter() - started < 0.0012:
+                pass
 
     counter = asyncio.create_task(count_iterations())
     await asyncio.gather(*(busy() for _ in range(40)))
