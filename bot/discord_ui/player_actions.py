@@ -16,6 +16,7 @@ import discord
 from bot.discord_ui.replies import language_of, reply, seconds_to_acknowledge, within_deadline
 from bot.discord_ui.services import table_services
 from bot.discord_ui.views.pre_actions import my_cards_lines, my_cards_view_now, sitting_out_at
+from bot.discord_ui.views.tournament_buttons import add_purchases
 from bot.i18n import Text, tr
 from bot.tables.errors import NotYourTurn, TableMovedOn
 from bot.tables.notifier import TableState, Turn, TurnPrompt
@@ -103,6 +104,9 @@ async def show_my_cards(interaction: discord.Interaction[discord.Client]) -> Non
     state = bot.tables.state(channel_id)
     cards = bot.tables.hole_cards(channel_id, user_id)
     view = my_cards_view_now(bot.tables, channel_id, user_id, language)
+    purchases = bot.tables.tournaments.purchases_open(channel_id, user_id)
+    if purchases is not None:  # a rebuy or the add-on, where a player looks for their cards
+        view = add_purchases(view, *purchases, language)
     if state is None or not cards:
         text = tr("You are sitting out: press **I'm back** to play from the next hand.") \
             if sitting_out_at(bot.tables, channel_id, user_id) is not None \

@@ -999,6 +999,27 @@ class TournamentManager:
 
     # -- purchases and decisions -------------------------------------------------------------
 
+    def purchases_open(self, channel_id: int,
+                       user_id: int) -> tuple[int, tuple[Purchase, ...]] | None:
+        """The tournament playing at ``channel_id`` and the purchases (rebuy, add-on) its
+        person ``user_id`` may make there now, or ``None`` when there are none: what a front
+        end offers beside their cards."""
+        tournament_id = self.in_channel(channel_id)
+        if tournament_id is None:
+            return None
+        tournament = self._tournaments[tournament_id]
+        entrant = tournament.entrants.get(user_id)
+        if entrant is None:
+            return None
+        allowed = []
+        for what in (Purchase.REBUY, Purchase.ADDON):
+            try:
+                self._may_buy(tournament, entrant, what)
+            except HoldemError:
+                continue
+            allowed.append(what)
+        return (tournament_id, tuple(allowed)) if allowed else None
+
     async def _buy(self, tournament_id: int, player: PlayerKey, what: Purchase) -> int:
         """Sell ``what`` to ``player`` if the rules allow it now (the ledger takes the chips
         first), then give them its chips; how many of it they have."""

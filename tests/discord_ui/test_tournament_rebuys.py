@@ -11,11 +11,12 @@ import datetime as dt
 import pytest
 
 from bot.tables.tournament_status import TournamentPhase
-from tests.discord_ui.club import Club
+from tests.discord_ui.club import Club, control
 from tests.discord_ui.test_tournament_play import (
     channel_text,
     shove_until_finished,
     start_tournament_bot,
+    table_message,
 )
 
 pytestmark = pytest.mark.slow
@@ -102,3 +103,22 @@ async def test_a_start_time_it_cannot_read_is_refused_and_creates_nothing(club: 
                                     buy_in=100, start_at="2099-01-01 20:00")
     assert refused.ephemeral and "30 天之內" in refused.content, refused.content
     assert bot.tables.tournaments.in_channel(club.channel) is None
+
+
+async def test_my_cards_offers_the_rebuy_a_player_may_take_now(club: Club):
+    """A player at or below the starting stack during the rebuy period finds **Rebuy** under
+    their cards, where they look during play."""
+    bot = await start_tournament_bot(club, seed=4)
+    await club.fake.slash(
+        club.admin, club.channel, "tournament create", buy_in=100, starting_stack=400, seats=2,
+        structure="deep", levels_by="hands", rebuys=1, rebuy_levels=5)
+    for user in (club.alice, club.bob):
+        await club.fake.slash(user, club.channel, "tournament join")  # the second starts it
+    await club.fake.wait_until(lambda: bool(bot.tables.hole_cards(club.channel, club.alice)))
+    await bot.notifier.flush()
+    message = table_message(club, club.channel)
+    assert message is not None
+    mine = await club.fake.click(club.alice, message.id, control(message, "my_cards"))
+    assert mine.ephemeral and mine.message is not None
+    assert any(custom_id.startswith("holdem:tbuy:rebuy:")
+               for custom_id in mine.message.custom_ids()), mine.message.custom_ids()

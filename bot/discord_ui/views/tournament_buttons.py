@@ -6,6 +6,7 @@ checks it like the command (``/tournament rebuy``, ``/tournament addon``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Self
 
 import discord
@@ -83,8 +84,13 @@ def offer_view(message: Message, language: Language) -> discord.ui.View | None:
     offered = offers_in(message)
     if offered is None:
         return None
-    tournament_id, offers = offered
-    view = discord.ui.View(timeout=None)
+    return add_purchases(None, *offered, language)
+
+
+def add_purchases(view: discord.ui.View | None, tournament_id: int,
+                  offers: Sequence[Purchase], language: Language) -> discord.ui.View:
+    """``view`` (a new one when ``None``) with a button for each purchase offered."""
+    view = view if view is not None else discord.ui.View(timeout=None)
     for what in offers:
         view.add_item(PurchaseButton(what, tournament_id, language))
     return view
