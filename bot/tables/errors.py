@@ -201,6 +201,16 @@ class NoLeavingTournament(TableError):
             "Sit out if you must go; you will be blinded and folded until you return."))
 
 
+class NoStraddleHere(TableError):
+    """A person asked to straddle at a table whose straddle is off, or posted by everyone."""
+
+    def __init__(self, mandatory: bool) -> None:
+        super().__init__(tr(
+            "The straddle is posted every hand at this table: there is nothing to choose.")
+            if mandatory else tr("This table has no straddle: a server admin turns it on with "
+                                 "/settings straddle."))
+
+
 class TournamentTableRefusal(TableError):
     """A cash-table request (join, top up, bots, settings, deal now) at a tournament table."""
 

@@ -244,8 +244,9 @@ class HandRunner:
                 else Straddle(settings.straddle)
             straddler = straddle_seat(len(dealt), button, straddle)
             if straddler is not None and not settings.straddle_mandatory and not (
-                    dealt[straddler].is_bot
-                    and bot_straddles(dealt[straddler].stack, settings.big_blind)):
+                    dealt[straddler].straddles or (
+                        dealt[straddler].is_bot
+                        and bot_straddles(dealt[straddler].stack, settings.big_blind))):
                 straddle = None
             hand = Hand(
                 [seat.stack for seat in dealt], button, settings.small_blind,

@@ -238,6 +238,10 @@ class TableManager:
         await self._forget_if_empty(channel_id, table)
         return cashed
 
+    async def choose_straddle(self, channel_id: int, user_id: int, straddles: bool) -> None:
+        """The person's voluntary straddle, on or off (``Table.choose_straddle``)."""
+        await self._table(channel_id).choose_straddle(user_id, straddles)
+
     async def sit_out(self, channel_id: int, user_id: int) -> None:
         """Keep the seat but skip the coming hands (the current one is played out)."""
         await self._table(channel_id).sit_out(user_id)

@@ -28,6 +28,9 @@ class Seat:
     hands_sat_out: int = 0
     """Hands dealt at a cash table without this seat, while it sat out, since it was last
     dealt in: sitting in does not clear it (``Table._dealt``)."""
+    straddles: bool = False
+    """The person chose to post the voluntary straddle whenever the straddle's seat is theirs
+    (``/straddle``); bots straddle by ``engine.strategies.bot_straddles``."""
     sat_out_since_last_hand: bool = False
     """The seat sat out at some moment since the last hand ended: a hand dealt without it
     counts as sat out even if it sits in before that hand ends."""

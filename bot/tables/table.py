@@ -43,6 +43,7 @@ from bot.tables.errors import (
     MovedToAnotherTable,
     NoLeavingTournament,
     NoPreActionNow,
+    NoStraddleHere,
     NotEnoughPlayers,
     NotYourTurn,
     PreActionOutdated,
@@ -406,6 +407,16 @@ class Table:
         await self._runner.publish()
         self._doorbell.ring()
         return cashed
+
+    async def choose_straddle(self, user_id: int, straddles: bool) -> None:
+        """Post (or stop posting) the voluntary straddle whenever the straddle's seat is the
+        person's, from the next hand; ``NoStraddleHere`` when this table has none to choose."""
+        self._no_cash_request()
+        settings = self._lobby.settings
+        if settings.straddle == "off" or settings.straddle_mandatory:
+            raise NoStraddleHere(mandatory=settings.straddle != "off")
+        async with self._lock:
+            self._lobby.require_seat(user_id).straddles = straddles
 
     async def sit_out(self, user_id: int) -> None:
         """Skip hands from the next one on."""

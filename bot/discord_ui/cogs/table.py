@@ -106,6 +106,18 @@ class TableCog(commands.Cog, name="Table"):
         await within_deadline(interaction, self.bot.tables.start_hand(channel_id))
         await reply(interaction, tr("Dealing. Your cards come by DM (or press My cards)."))
 
+    @app_commands.command(description="Post the voluntary straddle whenever it is your seat's.")
+    @app_commands.describe(choice="On: you straddle when the straddle's seat is yours; off: never")
+    @app_commands.choices(choice=[app_commands.Choice(name="On", value="on"),
+                                  app_commands.Choice(name="Off", value="off")])
+    @app_commands.guild_only()
+    async def straddle(self, interaction: discord.Interaction[HoldemBot], choice: str) -> None:
+        _, channel_id, user = _where(interaction)
+        await self.bot.tables.choose_straddle(channel_id, user.id, choice == "on")
+        await reply(interaction, tr(
+            "You will post a straddle of two big blinds whenever the straddle's seat is yours, "
+            "from the next hand.") if choice == "on" else tr("You will not straddle."))
+
     @app_commands.command(description="Keep your seat but skip the coming hands.")
     @app_commands.guild_only()
     async def sitout(self, interaction: discord.Interaction[HoldemBot]) -> None:
