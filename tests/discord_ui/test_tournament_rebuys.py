@@ -18,6 +18,7 @@ from tests.discord_ui.test_tournament_play import (
     start_tournament_bot,
     table_message,
 )
+from tests.fake_discord import StoredMessage
 
 pytestmark = pytest.mark.slow
 
@@ -108,15 +109,22 @@ async def test_a_start_time_it_cannot_read_is_refused_and_creates_nothing(club: 
 async def test_my_cards_offers_the_rebuy_a_player_may_take_now(club: Club):
     """A player at or below the starting stack during the rebuy period finds **Rebuy** under
     their cards, where they look during play."""
-    bot = await start_tournament_bot(club, seed=4)
+    await start_tournament_bot(club, seed=4)
     await club.fake.slash(
         club.admin, club.channel, "tournament create", buy_in=100, starting_stack=400, seats=2,
         structure="deep", levels_by="hands", rebuys=1, rebuy_levels=5)
     for user in (club.alice, club.bob):
         await club.fake.slash(user, club.channel, "tournament join")  # the second starts it
-    await club.fake.wait_until(lambda: bool(bot.tables.hole_cards(club.channel, club.alice)))
-    await bot.notifier.flush()
-    message = table_message(club, club.channel)
+    def dealt_message() -> StoredMessage | None:
+        """The table message once it offers My cards (a hand is dealt)."""
+        message = table_message(club, club.channel)
+        return message if message is not None and any(
+            component.get("custom_id", "").startswith("holdem:my_cards")
+            and not component.get("disabled") for component in message.walk_components()) \
+            else None
+
+    await club.fake.wait_until(lambda: dealt_message() is not None)
+    message = dealt_message()
     assert message is not None
     mine = await club.fake.click(club.alice, message.id, control(message, "my_cards"))
     assert mine.ephemeral and mine.message is not None

@@ -150,8 +150,8 @@ async def test_addon_once_in_the_level_after_the_rebuy_period(tmp_path: Path) ->
             harness.notifier.auto_actions[user] = passive
         tournaments = harness.manager.tournaments
         await eventually(lambda: tournaments.status(tid).addon_open, timeout=30.0)
-        assert any("add-on" in text for _, user, text in harness.notifier.messages
-                   if user == ALICE)
+        await eventually(lambda: any(  # told after the level opens it, in the background
+            "add-on" in text for _, user, text in harness.notifier.messages if user == ALICE))
         balance = await harness.balance(ALICE)
         assert await tournaments.addon(tid, ALICE) == 1
         assert await harness.balance(ALICE) == balance - 30
