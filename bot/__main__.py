@@ -9,7 +9,8 @@ import contextlib
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.process import configure_logging
@@ -17,6 +18,7 @@ from bot.settings import Settings, SettingsError, missing_token_help
 
 if TYPE_CHECKING:
     from bot.discord_ui.app import HoldemBot
+    from bot.ledger import Ledger
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -209,8 +211,9 @@ def run_offline(command: str, argv: Sequence[str]) -> int:
     return discard_stdout() if status == CLOSED_PIPE else status
 
 
-def backfill_habits() -> int:
-    """Count the hands settled before habits were counted at settlement, printing progress."""
+def on_the_ledger(work: Callable[[Ledger], Awaitable[str]]) -> int:
+    """An operator's command on the bot's ledger (DATABASE_URL or DATABASE_PATH, which must
+    hold one): prints ``work``'s last line, or one line saying why it could not run."""
     try:
         settings = Settings.from_env()
     except SettingsError as error:
@@ -218,18 +221,23 @@ def backfill_habits() -> int:
         return 2
     from bot.ledger import Ledger, LedgerUnavailable
 
-    async def backfill() -> int:
+    async def run() -> str:
         async with await Ledger.open(settings.database, existing=True) as ledger:
-            return await ledger.backfill_habits(
-                lambda done: print(f"{done:,} hands counted", flush=True))
+            return await work(ledger)
 
     try:
-        done = asyncio.run(backfill())
+        print(asyncio.run(run()))
     except LedgerUnavailable as error:
         print(f"error: {error.reason}", file=sys.stderr)
         return 1
-    print(f"done: {done:,} hands counted; every settled hand's habits are in /stats")
     return 0
+
+
+async def backfill_habits(ledger: Ledger) -> str:
+    """Count the hands settled before habits were counted at settlement, printing progress."""
+    done = await ledger.backfill_habits(
+        lambda done: print(f"{done:,} hands counted", flush=True))
+    return f"done: {done:,} hands counted; every settled hand's habits are in /stats"
 
 
 def _days(text: str) -> int:
@@ -239,28 +247,11 @@ def _days(text: str) -> int:
     return int(text)
 
 
-def prune_hands(days: int) -> int:
+async def prune_hands(ledger: Ledger, days: int) -> str:
     """Prune the details of the hands older than ``days`` days, printing progress."""
-    try:
-        settings = Settings.from_env()
-    except SettingsError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    from bot.ledger import Ledger, LedgerUnavailable
-
-    async def prune() -> int:
-        async with await Ledger.open(settings.database, existing=True) as ledger:
-            return await ledger.prune_hands(
-                time.time() - days * 86_400,
-                lambda done: print(f"{done:,} hands pruned", flush=True))
-
-    try:
-        done = asyncio.run(prune())
-    except LedgerUnavailable as error:
-        print(f"error: {error.reason}", file=sys.stderr)
-        return 1
-    print(f"done: {done:,} hands older than {days} days pruned")
-    return 0
+    done = await ledger.prune_hands(time.time() - days * 86_400,
+                                    lambda done: print(f"{done:,} hands pruned", flush=True))
+    return f"done: {done:,} hands older than {days} days pruned"
 
 
 def serve_web() -> int:
@@ -299,11 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in (None, "run"):
         return run_discord_bot()
     if args.command == "backfill-habits":
-        return backfill_habits()
+        return on_the_ledger(backfill_habits)
     if args.command == "web":
         return serve_web()
     if args.command == "prune-hands":
-        return prune_hands(args.days)
+        return on_the_ledger(partial(prune_hands, days=args.days))
     raise AssertionError(f"unhandled command {args.command!r}")
 
 
