@@ -31,6 +31,7 @@ from bot.ledger import (
     HandResultPoint,
     PlayerStats,
     ServerAverages,
+    TournamentStats,
 )
 from bot.render.card_faces import font
 from bot.render.fonts import draw_text, fit_text, text_length
@@ -78,6 +79,35 @@ def habit_text(name: HabitFigure, value: float | None) -> str:
 def signed(language: Language, amount: int) -> str:
     """A gain or loss with its sign and the reader's digit grouping: ``+1,500``."""
     return ("-" if amount < 0 else "+") + language.number(abs(amount))
+
+
+def record_figures(stats: PlayerStats, language: Language) -> list[tuple[Text, str]]:
+    """A person's record as /stats and their web page list it: each figure's name and value."""
+    return [
+        (tr("Balance"), language.number(stats.balance)),
+        (tr("Hands played"), language.number(stats.hands_played)),
+        (tr("Hands won"), language.number(stats.hands_won)),
+        (tr("Showdowns won"), language.number(stats.showdowns_won)),
+        (tr("Net winnings"), signed(language, stats.net_chips)),
+        (tr("Biggest pot"), language.number(stats.biggest_pot)),
+        (tr("VPIP"), f"{stats.vpip_percent:.0f}%"),
+        (tr("PFR"), f"{stats.pfr_percent:.0f}%"),
+    ]
+
+
+def habit_line(name: HabitFigure, mine: float | None, server: float | None) -> Text:
+    """One playing habit of a person beside the server's: ``27% · server 22%``."""
+    return tr("{mine} · server {server}", mine=habit_text(name, mine),
+              server=habit_text(name, server))
+
+
+def tournament_line(tournaments: TournamentStats, language: Language) -> Text | None:
+    """A person's tournament record in one line, or ``None`` before their first one."""
+    if not tournaments.played:
+        return None
+    return tr("{played} played · {in_the_money} in the money · {wins} won · net {net}",
+              played=tournaments.played, in_the_money=tournaments.in_the_money,
+              wins=tournaments.wins, net=signed(language, tournaments.net))
 
 
 def is_showdown(point: HandResultPoint) -> bool:

@@ -31,7 +31,14 @@ from bot.render.leaderboard_chart import (
     render_leaderboard_chart,
 )
 from bot.render.replay_frames import Frame, replay_frames
-from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart, signed
+from bot.render.stats_chart import (
+    HABIT_LABELS,
+    habit_line,
+    record_figures,
+    render_stats_chart,
+    signed,
+    tournament_line,
+)
 from bot.tables.errors import InvalidSettings
 from bot.tables.tournament_settings import TournamentSettings
 from bot.web.keys import LEDGER, LIVE
@@ -119,29 +126,16 @@ async def player(request: web.Request) -> web.Response:
         raise PageRefused(404, NO_SUCH_PAGE)
     everyone = await ledger.habits(guild_id)
     mine, server_figures = everyone.get(user_id), server_habits(everyone.values())
-    figures = [
-        (tr("Balance"), language.number(record.balance)),
-        (tr("Hands played"), language.number(record.hands_played)),
-        (tr("Hands won"), language.number(record.hands_won)),
-        (tr("Showdowns won"), language.number(record.showdowns_won)),
-        (tr("Net winnings"), signed(language, record.net_chips)),
-        (tr("Biggest pot"), language.number(record.biggest_pot)),
-        (tr("VPIP"), f"{record.vpip_percent:.0f}%"),
-        (tr("PFR"), f"{record.pfr_percent:.0f}%"),
-    ]
-    habits = [(HABIT_LABELS[figure], tr(
-        "{mine} · server {server}", mine=habit_text(figure, mine.figure(figure) if mine else None),
-        server=habit_text(figure, server_figures[figure]))) for figure in HABIT_LABELS]
+    figures = record_figures(record, language)
+    habits = [(HABIT_LABELS[figure], habit_line(figure, mine.figure(figure) if mine else None,
+                                                 server_figures[figure]))
+              for figure in HABIT_LABELS]
     tournaments = await ledger.tournament_stats(guild_id, user_id)
     hands = await ledger.recent_hands(guild_id, user_id, limit=RECENT_HANDS)
     return await render_page(request, "player.html", {
         "guild_id": guild_id, "record": record, "figures": figures, "habits": habits,
         "title": tr("{name}'s record", name=record.name),
-        "tournaments": tr(
-            "{played} played · {in_the_money} in the money · {wins} won · net {net}",
-            played=tournaments.played, in_the_money=tournaments.in_the_money,
-            wins=tournaments.wins, net=signed(language, tournaments.net))
-        if tournaments.played else None,
+        "tournaments": tournament_line(tournaments, language),
         "hands": [(hand, signed(language, hand.net)) for hand in hands]})
 
 

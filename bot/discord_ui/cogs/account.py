@@ -38,7 +38,14 @@ from bot.render.leaderboard_chart import (
 )
 from bot.render.replay import render_replay
 from bot.render.review_chart import render_review_chart
-from bot.render.stats_chart import HABIT_LABELS, habit_text, render_stats_chart, signed
+from bot.render.stats_chart import (
+    HABIT_LABELS,
+    habit_line,
+    record_figures,
+    render_stats_chart,
+    signed,
+    tournament_line,
+)
 from bot.tables.notifier import SeatState
 from engine.export import phh, pokerstars
 from engine.hand_record import RecordedHand
@@ -147,26 +154,15 @@ class AccountCog(commands.Cog, name="Account"):
         embed = discord.Embed(title=language.render(tr("{name}'s record",
                                                        name=plain(record.name))),
                               colour=TABLE_COLOUR)
-        for name, value in (
-            (tr("Balance"), language.number(record.balance)),
-            (tr("Hands played"), language.number(record.hands_played)),
-            (tr("Hands won"), language.number(record.hands_won)),
-            (tr("Showdowns won"), language.number(record.showdowns_won)),
-            (tr("Net winnings"), signed(language, record.net_chips)),
-            (tr("Biggest pot"), language.number(record.biggest_pot)),
-            (tr("VPIP"), f"{record.vpip_percent:.0f}%"),
-            (tr("PFR"), f"{record.pfr_percent:.0f}%"),
-        ):
+        for name, value in record_figures(record, language):
             embed.add_field(name=language.render(name), value=value)
         for figure in HABIT_FIGURES:
             embed.add_field(name=language.render(HABIT_LABELS[figure]), value=language.render(
-                tr("{mine} · server {server}", mine=habit_text(figure, habits.figure(figure)),
-                   server=habit_text(figure, server[figure]))))
-        if tournaments.played:
-            embed.add_field(name=language.render(tr("Tournaments")), value=language.render(tr(
-                "{played} played · {in_the_money} in the money · {wins} won · net {net}",
-                played=tournaments.played, in_the_money=tournaments.in_the_money,
-                wins=tournaments.wins, net=signed(language, tournaments.net))), inline=False)
+                habit_line(figure, habits.figure(figure), server[figure])))
+        played = tournament_line(tournaments, language)
+        if played is not None:
+            embed.add_field(name=language.render(tr("Tournaments")),
+                            value=language.render(played), inline=False)
         if chart is None:
             await reply(interaction, embed=embed, ephemeral=False)
             return
