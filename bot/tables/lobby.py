@@ -157,7 +157,7 @@ class Lobby:
             saved.bot_level, random.Random(self._rng.getrandbits(64)))
         seat = Seat(saved.index, saved.name, saved.user_id, bot, stack,
                     sitting_out=saved.sitting_out, hands_sat_out=saved.hands_sat_out,
-                    timeouts_in_a_row=saved.timeouts_in_a_row)
+                    timeouts_in_a_row=saved.timeouts_in_a_row, straddles=saved.straddles)
         seat.time_bank.used = saved.time_bank_used
         self._seats[saved.index] = seat
         return seat

@@ -38,13 +38,15 @@ class SavedSeat:
     hands_sat_out: int
     timeouts_in_a_row: int
     time_bank_used: float
+    straddles: bool = False
 
     @classmethod
     def of(cls, seat: Seat) -> SavedSeat:
         """The saved form of a seat now."""
         return cls(seat.index, seat.name, seat.user_id,
                    seat.bot.level if seat.bot is not None else None, seat.sitting_out,
-                   seat.hands_sat_out, seat.timeouts_in_a_row, seat.time_bank.used)
+                   seat.hands_sat_out, seat.timeouts_in_a_row, seat.time_bank.used,
+                   seat.straddles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,8 @@ class SavedTableState:
         made once per settings value: it was three quarters of this at every hand boundary
         (``dataclasses.asdict``, profiled under ``benchmarks.tables``)."""
         seats = [[seat.index, seat.name, seat.user_id, seat.bot_level, seat.sitting_out,
-                  seat.hands_sat_out, seat.timeouts_in_a_row, seat.time_bank_used]
+                  seat.hands_sat_out, seat.timeouts_in_a_row, seat.time_bank_used,
+                  seat.straddles]
                  for seat in self.seats]
         return (f'{{"button":{json.dumps(self.button)},"hands_dealt":{self.hands_dealt},'
                 f'"seats":{json.dumps(seats, separators=(",", ":"))},'
@@ -95,8 +98,9 @@ class SavedTableState:
             seats = tuple(
                 SavedSeat(_int(index), str(name), None if user is None else _int(user),
                           None if level is None else str(level), bool(out), _int(sat_out),
-                          _int(timeouts), float(bank))
-                for index, name, user, level, out, sat_out, timeouts, bank in data["seats"])
+                          _int(timeouts), float(bank), bool(straddles))
+                for index, name, user, level, out, sat_out, timeouts, bank, straddles
+                in data["seats"])
             state = cls(settings, None if button is None else _int(button),
                         _int(data["hands_dealt"]), seats)
         except UnreadableState:

@@ -202,3 +202,22 @@ async def test_a_stop_lets_the_hand_in_progress_finish_within_the_drain(tmp_path
         [saved] = await ledger.saved_tables()
         assert len(SavedTableState.from_json(saved.state).seats) == 3
         assert (await ledger.audit()).ok
+
+
+async def test_a_persons_chosen_straddle_outlives_a_restart(tmp_path: Path):
+    settings = TableSettings.instant(turn_timeout=60.0, straddle="utg")
+    async with await Ledger.open(tmp_path / "ledger.sqlite3") as ledger:
+        manager = TableManager(ledger, RecordingNotifier(), default_settings=settings)
+        await manager.start(resume=True)
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice", 2_000)
+        await manager.choose_straddle(CHANNEL, ALICE, True)
+        await manager.suspend(drain=0.0)
+        [saved] = await ledger.saved_tables()
+        assert [seat.straddles for seat in SavedTableState.from_json(saved.state).seats] == [True]
+        again, _ = new_manager(ledger)
+        await again.start(resume=True)
+        await again.sit_out(CHANNEL, ALICE)  # a change, so that the state is saved anew
+        await again.suspend(drain=0.0)
+        [saved] = await ledger.saved_tables()
+        seats = SavedTableState.from_json(saved.state).seats
+        assert [(seat.straddles, seat.sitting_out) for seat in seats] == [(True, True)]
