@@ -12,7 +12,7 @@ from benchmarks.web import REQUIRED_KEYS, main
 
 @pytest.mark.slow
 def test_a_few_spectators_watch_the_real_bot_process_and_are_measured(capsys) -> None:
-    figures = main(["--tables", "3", "--spectators", "12", "--seconds", "1", "--rounds", "1",
+    figures = main(["--tables", "3", "--spectators", "12", "--seconds", "3", "--rounds", "1",
                     "--min-hands", "1", "--json"])
     printed = json.loads(capsys.readouterr().out)
     assert set(REQUIRED_KEYS) <= set(printed)
