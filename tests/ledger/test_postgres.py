@@ -6,6 +6,8 @@ entry or drive a balance below zero; migrations apply once when processes start 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import random
 
 import asyncpg
@@ -275,3 +277,22 @@ async def test_a_settlement_the_server_refuses_in_a_batch_does_not_take_the_othe
         stats = await ledger.stats(GUILD, BOB)
         assert stats is not None and stats.hands_played == 4
         assert (await ledger.hand_history(hand_ids[2])) is None
+
+
+async def test_an_opening_cancelled_at_any_moment_leaves_no_unread_failure_behind(
+    postgres_url: str,
+) -> None:
+    """A stop signal while the bot starts cancels ``Ledger.open`` wherever it is; asyncpg
+    cancelled in a connection's SSL negotiation used to leave its failure unread, logged as
+    "Future exception was never retrieved" once a connection."""
+    loop = asyncio.get_running_loop()
+    unread: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: unread.append(context))
+    for moment in range(40):  # 0 to 39 ms after the opening starts: its phases, one by one
+        opening = asyncio.ensure_future(Ledger.open(postgres_url))
+        await asyncio.sleep(moment / 1000)
+        opening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await (await opening).close()
+        gc.collect()  # a failed future reports itself when it is collected
+    assert not unread, unread[0]
