@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import signal
 
+import discord
+
 from tests.bot_processes import (
     PAUSED_NOTICE,
     STARTING_BALANCE,
@@ -55,6 +57,10 @@ async def test_a_graceful_restart_mid_hand_keeps_the_table_and_deals_on_by_itsel
     first = await BotProcess.start(fake, backend, DRAIN_SECONDS="0")
     await first.ready()
     await on_0.sit_down()
+    admin = fake.add_user("admin", permissions=discord.Permissions(manage_guild=True))
+    quick = await fake.slash(admin, on_0.channel, "settings", bot_delay_min=0,
+                             bot_delay_max=0)  # bots act at once; kept as every setting
+    assert not quick.content.startswith("error"), quick.content
     added = await fake.slash(on_0.people[0], on_0.channel, "addbot", level="easy")
     assert not added.content.startswith("error"), added.content
     await on_0.start_a_hand_and_act()
