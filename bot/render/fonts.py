@@ -24,10 +24,14 @@ without any CJK font the bundled font draws what it can, as before.
 
 from __future__ import annotations
 
+import io
 import math
+import os
+import struct
 from collections.abc import Sequence
 from functools import cache, lru_cache, partial
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -74,6 +78,15 @@ MASKS_BUDGET = 4 * 1024 * 1024
 """Bytes of rendered lines kept (``_draw_run``): a line is about 1.9 KB (``benchmarks.render``,
 50 tables: 617 lines in 1.2 MB), so some 2,000 lines, the names and amounts of a few hundred
 tables."""
+
+GLYPHS_BUDGET = 2 * 1024 * 1024
+"""Bytes of single glyphs kept (``_assembled``): the whole of ASCII and Latin-1 at the table's
+five sizes, plain and outlined (1,910 glyphs), counts 1.2 MB; the rest is room for other
+pictures' sizes. ``benchmarks.render``'s 50 tables use 199 glyphs."""
+
+GLYPH_OVERHEAD = 500
+"""Bytes a kept glyph costs beside its pixels: its Python objects take 520 (``tracemalloc``,
+94 glyphs), and the process grew by 530 a glyph, pixels included, for those 1,910."""
 
 _PROBE_SIZE = 24
 _MISSING = "\U0010fffd"
@@ -235,9 +248,10 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
 
 def _draw_run(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, face: Font,
               fill: Colour, anchor: str, stroke_width: int, stroke_fill: Colour | None) -> None:
-    """``draw.text(xy, text, font=face, ...)`` for one line, with the glyphs' masks kept
+    """``draw.text(xy, text, font=face, ...)`` for one line, with the lines' masks kept
     (``_masks``): FreeType renders every glyph afresh on each call, about 0.02 ms a letter,
-    and a table draws the same names and amounts at every update. Blending a mask with
+    and a table draws the same names and amounts at every update; a line not kept is
+    assembled from kept glyphs where that gives the same mask (``_assembled``). Blending a mask with
     ``draw.bitmap`` is what ``draw.text`` does with it, so the pixels are the same."""
     if not isinstance(face, ImageFont.FreeTypeFont):  # a bitmap font: nothing to keep
         draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke_width,
@@ -256,6 +270,11 @@ def _draw_run(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fac
 
 def _mask(face: ImageFont.FreeTypeFont, text: str, anchor: str, stroke_width: int,
           start: tuple[float, float], mode: str) -> tuple[Image.Image, tuple[int, int]]:
+    """``face.getmask2(text, ...)`` as an image: assembled from kept glyphs (``_assembled``)
+    where Pillow places each glyph by the advances alone, else rendered by FreeType."""
+    assembled = _assembled(face, text, anchor, stroke_width, start, mode)
+    if assembled is not None:
+        return assembled
     core, offset = face.getmask2(text, mode, stroke_width=stroke_width, anchor=anchor,
                                  start=start, stroke_filled=True)
     return Image.frombytes(core.mode, core.size, bytes(core)), offset
@@ -264,6 +283,129 @@ def _mask(face: ImageFont.FreeTypeFont, text: str, anchor: str, stroke_width: in
 _masks: BoundedCache[tuple[ImageFont.FreeTypeFont, str, str, int, tuple[float, float], str],
                      tuple[Image.Image, tuple[int, int]]] = \
     BoundedCache(lambda mask: mask[0].width * mask[0].height + 200, MASKS_BUDGET)
+
+
+class _Glyph(NamedTuple):
+    """One character as Pillow's basic layout draws it, from the pen on the baseline."""
+
+    advance: int | None
+    """Whole pixels to the next pen position; ``None`` when the glyph cannot be placed by its
+    advance alone (a font that kerns, an advance that is not whole pixels)."""
+    box: tuple[int, int, int, int]
+    """``face.getbbox(char, anchor="ls")``: the ink's box widened to hold the pen and its
+    advance, what Pillow sizes a line's mask by."""
+    ink: Image.Image | None
+    """The glyph's mask cropped to its ink (``None``: nothing drawn, as for a space)."""
+    at: tuple[int, int]
+    """Where ``ink``'s top left corner lies from the pen."""
+
+
+def _glyph(face: ImageFont.FreeTypeFont, char: str, stroke_width: int, mode: str) -> _Glyph:
+    """``char`` rendered alone by FreeType, once (``_glyphs``)."""
+    advance = face.getlength(char, mode) * 64
+    if advance % 64 or _kerns(face):
+        return _Glyph(None, (0, 0, 0, 0), None, (0, 0))
+    core, (left, top) = face.getmask2(char, mode, stroke_width=stroke_width, anchor="ls",
+                                      stroke_filled=True)
+    mask = Image.frombytes(core.mode, core.size, bytes(core))
+    ink = mask.getbbox()
+    box = face.getbbox(char, mode, anchor="ls")
+    return _Glyph(int(advance) // 64, (int(box[0]), int(box[1]), int(box[2]), int(box[3])),
+                  mask.crop(ink) if ink else None,
+                  (left + ink[0], top + ink[1]) if ink else (0, 0))
+
+
+_glyphs: BoundedCache[tuple[ImageFont.FreeTypeFont, str, int, str], _Glyph] = BoundedCache(
+    lambda glyph: (glyph.ink.width * glyph.ink.height if glyph.ink else 0) + GLYPH_OVERHEAD,
+    GLYPHS_BUDGET)
+
+
+def _assembled(face: ImageFont.FreeTypeFont, text: str, anchor: str, stroke_width: int,
+               start: tuple[float, float], mode: str
+               ) -> tuple[Image.Image, tuple[int, int]] | None:
+    """``face.getmask2``'s mask and offset for ``text``, from kept glyphs, laid out as
+    Pillow's basic layout lays it out (``font_render`` in ``_imagingft.c``; Pillow's bundled
+    font always uses it): FreeType renders each glyph at a whole pixel whatever the line (a
+    fractional start moves the whole line by a pixel or not), and ``paste`` of a colour
+    through a glyph's mask is the arithmetic FreeType's glyphs are blended with. A line is
+    measured by its glyphs' boxes (in mode ``"L"`` a bitmap fills its outline's box rounded
+    out to pixels) and the font's ascent and descent, whole pixels. Pixel for pixel the
+    line FreeType renders (``tests/render/test_glyph_cache.py``). ``None`` where that does
+    not hold: raqm's layout (shaping is contextual: ligatures, marks, kerning); a font with
+    a kerning table, whose glyphs move by fractions of a pixel; and mode ``"1"``, where
+    FreeType rounds a bitmap to pixels otherwise than the outline's box that places the
+    line (a backslash starts a pixel right of its box)."""
+    if face.layout_engine != ImageFont.Layout.BASIC or mode != "L" or not text \
+            or len(anchor) != 2 \
+            or anchor[0] not in "lmr" or anchor[1] not in "amsdtb":
+        return None
+    glyphs = [_glyphs.get(key, partial(_glyph, *key))
+              for key in [(face, char, stroke_width, mode) for char in text]]
+    pens: list[int] = []
+    pen = 0
+    for glyph in glyphs:
+        if glyph.advance is None:
+            return None
+        pens.append(pen)
+        pen += glyph.advance
+    x_min = min(0, *(glyph.box[0] + at for glyph, at in zip(glyphs, pens, strict=True)))
+    x_max = max(glyph.box[2] + at for glyph, at in zip(glyphs, pens, strict=True))
+    y_max = -min(glyph.box[1] for glyph in glyphs)
+    y_min = -max(glyph.box[3] for glyph in glyphs)
+    ascent, descent = face.getmetrics()
+    x_anchor = {"l": 0, "m": (pen + 1) >> 1, "r": pen}[anchor[0]]
+    y_anchor = {"a": ascent, "t": y_max, "m": (ascent - descent + 1) >> 1, "s": 0,
+                "b": y_min, "d": -descent}[anchor[1]]
+    x_start, y_start = _single(start[0]), _single(start[1])
+    size = (x_max - x_min + math.ceil(_single(2 * stroke_width + x_start)),
+            y_max - y_min + math.ceil(_single(2 * stroke_width + y_start)))
+    # The pen's start in 26.6 fixed point, rounded as C's round(), then to a pixel (PIXEL)
+    x = (_c_round(_single(_single(-x_min + stroke_width + x_start) * 64)) + 32) >> 6
+    y = -((_c_round(_single(_single(-y_max - stroke_width - y_start) * 64)) + 32) >> 6)
+    line = Image.new("L", size)
+    for glyph, at in zip(glyphs, pens, strict=True):
+        if glyph.ink is not None:
+            line.paste(255, (x + at + glyph.at[0], y + glyph.at[1]), glyph.ink)
+    return line, (x_min - x_anchor - stroke_width, y_anchor - y_max - stroke_width)
+
+
+def _single(value: float) -> float:
+    """``value`` as a C ``float``, in which Pillow works out a line's start."""
+    single: float = struct.unpack("f", struct.pack("f", value))[0]
+    return single
+
+
+def _c_round(value: float) -> int:
+    """C's ``round``: halves away from zero (Python's ``round`` takes them to even)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
+def _kerns(face: ImageFont.FreeTypeFont) -> bool:
+    """Whether Pillow's basic layout may kern ``face``'s glyphs: FreeType kerns by an sfnt's
+    ``kern`` table; a font of another format is taken to kern."""
+    if isinstance(face.path, str | bytes | os.PathLike):
+        return _file_kerns(os.fsdecode(face.path), face.index)
+    return _sfnt_kerns(io.BytesIO(face.font_bytes), face.index)
+
+
+@cache
+def _file_kerns(path: str, index: int) -> bool:
+    with open(path, "rb") as file:
+        return _sfnt_kerns(file, index)
+
+
+def _sfnt_kerns(file: BinaryIO, index: int) -> bool:
+    """Whether the font ``index`` of the sfnt ``file`` (a collection's, or the only one) has a
+    ``kern`` table, or ``file`` is no sfnt."""
+    header = file.read(12)
+    if header[:4] == b"ttcf":
+        file.seek(12 + 4 * index)
+        file.seek(struct.unpack(">I", file.read(4))[0])
+        header = file.read(12)
+    if len(header) < 12 or header[:4] not in (b"\0\1\0\0", b"OTTO", b"true"):
+        return True
+    records = file.read(16 * struct.unpack_from(">H", header, 4)[0])
+    return any(records[at:at + 4] == b"kern" for at in range(0, len(records), 16))
 
 
 def _baseline_offset(vertical: str, faces: Sequence[Font], parts: Sequence[str],
