@@ -143,15 +143,16 @@ class TableManager:
                  len(table.player_keys()))
 
     async def drain(self, seconds: float) -> None:
-        """The process is about to stop: deal no new hand at a cash table and wait up to
-        ``seconds`` for the hands in progress to finish (bots act at once, people keep their
-        timers and can still act). No table opens from now on."""
+        """The process is about to stop: deal no new hand, at cash and tournament tables
+        alike, and wait up to ``seconds`` for the hands in progress to finish (bots act at
+        once, people keep their timers and can still act), so that a deploy voids as few
+        hands as it can. No table opens from now on."""
         self._draining = True
-        cash = [table for table in self._tables.values() if not table.is_tournament]
-        if cash:
+        tables = list(self._tables.values())
+        if tables:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
-                    asyncio.gather(*(table.drain() for table in cash)), timeout=seconds)
+                    asyncio.gather(*(table.drain() for table in tables)), timeout=seconds)
 
     async def suspend(self, drain: float) -> None:
         """Stop for a restart without ending the games: ``drain`` (up to that many seconds),

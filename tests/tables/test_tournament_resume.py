@@ -5,6 +5,7 @@ the pool. A tournament that cannot be restored is refunded, with one log line sa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -49,9 +50,10 @@ def stacks(status: TournamentStatus) -> dict[str, int]:
 
 
 async def mid_hand(ledger: Ledger, clock: Clock, unit: LevelUnit
-                   ) -> tuple[TableManager, int, TournamentStatus, int]:
+                   ) -> tuple[TableManager, RecordingNotifier, TournamentStatus, int]:
     """A three-person sit-and-go whose first hands were played, a person's turn waiting in a
-    new hand: the manager, the tournament, its status then and that hand's button."""
+    new hand: the manager, its notifier, the tournament's status then and that hand's
+    button."""
     manager, notifier = new_manager(ledger, clock)
     await manager.start(resume=True)
     tournaments = manager.tournaments
@@ -77,7 +79,7 @@ async def mid_hand(ledger: Ledger, clock: Clock, unit: LevelUnit
     assert state is not None and state.button_seat is not None
     status = tournaments.status(tid)
     assert status.level == 2 and status.players_left == 3
-    return manager, tid, status, state.button_seat
+    return manager, notifier, status, state.button_seat
 
 
 async def plays_on_to_the_end(ledger: Ledger, clock: Clock, before: TournamentStatus,
@@ -130,6 +132,38 @@ async def test_after_a_graceful_stop_a_sit_and_go_plays_on_from_the_interrupted_
         await manager.suspend(drain=0.0)
         assert (await ledger.audit()).ok
         await plays_on_to_the_end(ledger, clock, before, seats, button)
+
+
+async def test_a_stop_lets_a_tournament_hand_in_progress_finish_within_the_drain(
+        tmp_path: Path) -> None:
+    """A deploy mid-hand: the hand is played to its end (bots at once, the people acting in
+    time), no other is dealt, and the next start goes on from the stacks it left."""
+    clock = Clock()
+    async with await Ledger.open(tmp_path / "ledger.sqlite3") as ledger:
+        manager, notifier, before, _ = await mid_hand(ledger, clock, LevelUnit.HANDS)
+        played = len(notifier.outcomes)
+
+        def to_act() -> int | None:
+            state = manager.state(CHANNEL)
+            return state.to_act.user_id if state is not None and state.to_act else None
+
+        await eventually(lambda: notifier.prompts[-1][0] == to_act())  # its prompt is out
+        suspending = asyncio.create_task(manager.suspend(drain=30.0))
+        await asyncio.sleep(0)  # the stop has begun: from now on no hand is dealt
+        for user in PEOPLE:
+            notifier.auto_actions[user] = passive
+        user, prompt = notifier.prompts[-1]
+        await manager.act(CHANNEL, user, passive(prompt), prompt.turn)
+        await suspending
+        assert len(notifier.outcomes) == played + 1  # finished, and no new hand dealt
+        assert (await ledger.audit()).ok
+        again, _ = new_manager(ledger, clock)
+        await again.start(resume=True)
+        after = again.tournaments.status(before.tournament_id)
+        assert after.phase is TournamentPhase.RUNNING
+        assert after.hands_played == before.hands_played + 1
+        assert sum(stacks(after).values()) == sum(stacks(before).values())
+        await again.suspend(drain=0.0)
 
 
 async def test_after_a_crash_a_sit_and_go_plays_on_from_the_interrupted_hand(
