@@ -126,6 +126,9 @@ class HandRunner:
         """The running hand's habits, counted as it is played (none settles a replay)."""
         self.last_error: Exception | None = None
         """Why the last attempt did not settle (``None`` after a settled hand)."""
+        self.ended_at: float | None = None
+        """Loop time when the last hand's play ended, before its show window: the pause
+        before the next deal counts from here, so a Show offer does not lengthen it."""
 
     @property
     def _channel_id(self) -> int:
@@ -136,7 +139,7 @@ class HandRunner:
 
         Raises ``TableClosing`` (after refunding the hand) when the table closes meanwhile.
         """
-        self.last_error = None
+        self.last_error = self.ended_at = None
         try:
             await self._deal()
         except TableClosing:
@@ -170,6 +173,7 @@ class HandRunner:
                     failed_bot = None
                 else:
                     await self._person_turn(seat)
+            self.ended_at = asyncio.get_running_loop().time()
             await self._offer_show(hand)
             await self._settle()
             return Played.SETTLED

@@ -657,7 +657,9 @@ class Table:
                         await self._failed(self._runner.last_error)
                     if self._tournament is not None:
                         await self._tournament.after_hand(self, busted)
-                deal_at = loop.time() + self.settings.next_hand_delay
+                ended = self._runner.ended_at
+                deal_at = (loop.time() if ended is None else ended) + \
+                    self.settings.next_hand_delay
                 self._hands_played.set()
         except TableClosing:
             pass

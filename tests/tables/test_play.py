@@ -415,3 +415,21 @@ async def test_a_person_who_leaves_as_the_hand_ends_is_not_told_they_are_out_of_
         assert await manager.wait_until_idle(CHANNEL) is None  # the bot alone waits
         assert not any("out of chips" in message for message in notifier.messages_to(ALICE))
         assert (await ledger.audit()).ok
+
+
+async def test_the_pause_between_hands_counts_from_the_end_of_play_not_of_the_show_window(
+        tmp_path):
+    """A hand won without a showdown offers its winner a Show button for ``show_timeout``;
+    that window is part of the pause before the next deal, not added to it (after a fold the
+    table used to wait both, 10 s with the defaults)."""
+    settings = TableSettings.instant(next_hand_delay=30.0, show_timeout=0.5)
+    async with running_manager(tmp_path, settings=settings) as (manager, notifier, _):
+        await manager.join(GUILD, CHANNEL, ALICE, "Alice")
+        await manager.join(GUILD, CHANNEL, BOB, "Bob")
+        await manager.start_hand(CHANNEL)
+        user, prompt = await notifier.next_prompt()
+        await manager.act(CHANNEL, user, Action(ActionKind.FOLD), prompt.turn)
+        await eventually(lambda: bool(notifier.outcomes))
+        assert any(name == "offer_show" for name, _ in notifier.events)
+        until_deal = await manager.wait_until_idle(CHANNEL)
+        assert until_deal is not None and until_deal <= 30.0 - 0.5 + 0.05
