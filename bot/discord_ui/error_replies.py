@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -101,5 +102,6 @@ async def report_error(
         message = APOLOGY_TEXT
     try:
         await reply(interaction, message, ephemeral=True, language=language_of(interaction))
-    except discord.HTTPException:
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
+        # (a dropped connection too: a click that comes as the bot stops)
         log.warning("could not deliver an error message to user %s", interaction.user.id)

@@ -1,13 +1,17 @@
 """Expected errors become one short sentence; anything else is a bug (``None``: apologise)."""
 
+import logging
+from types import SimpleNamespace
+
+import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord_ui.error_replies import APOLOGY, APOLOGY_TEXT, user_message
+from bot.discord_ui.error_replies import APOLOGY, APOLOGY_TEXT, report_error, user_message
 from bot.errors import InputError
 from bot.i18n import language_for, tr
 from bot.ledger import InsufficientChips
-from bot.tables.errors import NotYourTurn
+from bot.tables.errors import NotYourTurn, TableClosed
 
 
 def test_table_and_ledger_errors_show_their_own_sentence():
@@ -65,3 +69,21 @@ def test_bugs_have_no_user_sentence():
 
 async def _callback(interaction: discord.Interaction) -> None:
     """A command body for building a ``Command`` in a test."""
+
+
+async def test_an_error_reply_cut_by_a_dropped_connection_is_one_warning_not_a_traceback(
+        caplog):
+    """A click that arrives as the bot stops is refused (the table is closing); when the
+    connection carrying the refusal drops, that is a warning, not an exception left in
+    discord.py's task ("Task exception was never retrieved", logged as an error)."""
+
+    async def dropped(*args, **kwargs):
+        raise aiohttp.ServerDisconnectedError()
+
+    interaction = SimpleNamespace(
+        response=SimpleNamespace(is_done=lambda: False, send_message=dropped),
+        locale=discord.Locale.american_english, user=SimpleNamespace(id=11),
+        type=discord.InteractionType.application_command, command=None, channel_id=5)
+    with caplog.at_level(logging.WARNING):
+        await report_error(interaction, TableClosed())
+    assert [record.levelname for record in caplog.records] == ["WARNING"]
