@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import asdict, astuple, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,7 @@ from tests.fake_discord import (
     NotAnswered,
     StoredMessage,
 )
+from tests.fake_discord.records import FakeGuild
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSWER_DEADLINE = 3.0
@@ -483,33 +484,51 @@ async def run(tables: int, seconds: float, seed: int, *, images: bool,
     with tempfile.TemporaryDirectory(prefix="holdem-discord-bench-") as directory:
         async with FakeDiscord(interaction_deadline=ANSWER_DEADLINE,
                                answer_timeout=ANSWER_DEADLINE + 0.5) as fake:
-            guild = fake.add_guild("Benchmark", channels=[f"table-{n}" for n in range(tables)])
-            seated = [Table(guild.channel(f"table-{n}"),
-                            (fake.add_user(f"p{n}a"), fake.add_user(f"p{n}b")))
-                      for n in range(tables)]
-            people = People(fake, seated, random.Random(rng.getrandbits(64)))
-            bot = await BotProcess.start(fake, Path(directory), images=images, profile=profile)
-            playing: list[asyncio.Task[None]] = []
-            try:
-                await bot.ready()
-                limit = asyncio.Semaphore(SEATING_CONCURRENCY)
-
-                async def seat_one(table: Table) -> None:
-                    async with limit:
-                        await seat(fake, table, rng.choice(LEVELS))
-
-                await asyncio.gather(*(seat_one(table) for table in seated))
-                playing = [asyncio.create_task(people.play(table)) for table in seated]
-                await wait_for(lambda: all(table.dealt for table in seated), FIRST_DEAL_TIMEOUT)
+            guild = benchmark_guild(fake, tables)
+            async with tables_at_play(fake, guild, tables, Path(directory), rng, images=images,
+                                      profile=profile) as (bot, people, _):
                 return await measure(fake, bot, people, seconds, min_hands, min_actions,
                                      images)
-            finally:
-                people.stop()
-                for task in playing:
-                    task.cancel()
-                if playing:  # a click in flight ends within the fake's answer timeout
-                    await asyncio.wait(playing, timeout=2 * ANSWER_DEADLINE)
-                await bot.stop()
+
+
+def benchmark_guild(fake: FakeDiscord, tables: int) -> FakeGuild:
+    """The guild the benchmarks play in: one channel per table, ``table-0`` and on."""
+    return fake.add_guild("Benchmark", channels=[f"table-{n}" for n in range(tables)])
+
+
+@contextlib.asynccontextmanager
+async def tables_at_play(
+    fake: FakeDiscord, guild: FakeGuild, tables: int, directory: Path, rng: random.Random, *,
+    images: bool, profile: Path | None,
+) -> AsyncIterator[tuple[BotProcess, People, list[Table]]]:
+    """The bot started on a ledger in ``directory``, two people seated at each of the
+    guild's ``tables`` tables with a bot of a random level, every table dealt and the people
+    playing; the people stopped and the bot stopped on leaving."""
+    seated = [Table(guild.channel(f"table-{n}"),
+                    (fake.add_user(f"p{n}a"), fake.add_user(f"p{n}b")))
+              for n in range(tables)]
+    people = People(fake, seated, random.Random(rng.getrandbits(64)))
+    bot = await BotProcess.start(fake, directory, images=images, profile=profile)
+    playing: list[asyncio.Task[None]] = []
+    try:
+        await bot.ready()
+        limit = asyncio.Semaphore(SEATING_CONCURRENCY)
+
+        async def seat_one(table: Table) -> None:
+            async with limit:
+                await seat(fake, table, rng.choice(LEVELS))
+
+        await asyncio.gather(*(seat_one(table) for table in seated))
+        playing = [asyncio.create_task(people.play(table)) for table in seated]
+        await wait_for(lambda: all(table.dealt for table in seated), FIRST_DEAL_TIMEOUT)
+        yield bot, people, seated
+    finally:
+        people.stop()
+        for task in playing:
+            task.cancel()
+        if playing:  # a click in flight ends within the fake's answer timeout
+            await asyncio.wait(playing, timeout=2 * ANSWER_DEADLINE)
+        await bot.stop()
 
 
 async def measure(fake: FakeDiscord, bot: BotProcess, people: People, seconds: float,

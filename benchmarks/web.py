@@ -38,19 +38,17 @@ import aiohttp
 
 from benchmarks.discord import (
     ANSWER_DEADLINE,
-    FIRST_DEAL_TIMEOUT,
-    SEATING_CONCURRENCY,
     BotProcess,
     People,
     Table,
+    benchmark_guild,
     measure,
-    seat,
+    tables_at_play,
     wait_for,
 )
 from benchmarks.tables import percentile, positive
 from bot.ledger import Ledger
 from bot.web_access import WEB_PAGE_KEY
-from engine.strategies import LEVELS
 from tests.fake_discord import FakeDiscord
 from tests.postgres_server import free_port
 
@@ -151,38 +149,18 @@ async def run(tables: int, spectators: int, seconds: float, rounds: int, seed: i
     with tempfile.TemporaryDirectory(prefix="holdem-web-bench-") as directory:
         async with FakeDiscord(interaction_deadline=ANSWER_DEADLINE,
                                answer_timeout=ANSWER_DEADLINE + 0.5) as fake:
-            guild = fake.add_guild("Benchmark", channels=[f"table-{n}" for n in range(tables)])
+            guild = benchmark_guild(fake, tables)
             async with await Ledger.open(Path(directory) / "holdem.sqlite3") as ledger:
                 # anyone may watch (/settings web_page public): the spectators need no login
                 await ledger.save_guild_settings(guild.id, {WEB_PAGE_KEY: "public"})
-            seated = [Table(guild.channel(f"table-{n}"),
-                            (fake.add_user(f"p{n}a"), fake.add_user(f"p{n}b")))
-                      for n in range(tables)]
-            people = People(fake, seated, random.Random(rng.getrandbits(64)))
             # BotProcess passes this process's environment on: the bot serves the web app
             os.environ.update({"WEB_PORT": str(port), "WEB_HOST": "127.0.0.1"})
-            bot = await BotProcess.start(fake, Path(directory), images=images, profile=None)
-            playing: list[asyncio.Task[None]] = []
             try:
-                await bot.ready()
-                limit = asyncio.Semaphore(SEATING_CONCURRENCY)
-
-                async def seat_one(table: Table) -> None:
-                    async with limit:
-                        await seat(fake, table, rng.choice(LEVELS))
-
-                await asyncio.gather(*(seat_one(table) for table in seated))
-                playing = [asyncio.create_task(people.play(table)) for table in seated]
-                await wait_for(lambda: all(table.dealt for table in seated), FIRST_DEAL_TIMEOUT)
-                return await windows(fake, bot, people, seated, port, spectators, seconds,
-                                     rounds, images, min_hands)
+                async with tables_at_play(fake, guild, tables, Path(directory), rng,
+                                          images=images, profile=None) as (bot, people, seated):
+                    return await windows(fake, bot, people, seated, port, spectators, seconds,
+                                         rounds, images, min_hands)
             finally:
-                people.stop()
-                for task in playing:
-                    task.cancel()
-                if playing:
-                    await asyncio.wait(playing, timeout=2 * ANSWER_DEADLINE)
-                await bot.stop()
                 for name in ("WEB_PORT", "WEB_HOST"):
                     os.environ.pop(name, None)
 
