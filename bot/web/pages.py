@@ -10,7 +10,7 @@ every hole card, never leaves the server.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -19,9 +19,11 @@ from bot.i18n import Language, Text, tr
 from bot.ledger import (
     LEADERBOARD_MIN_HANDS,
     RANKED_HABITS,
+    Habits,
     HandRecord,
     LeaderboardOrder,
     Ledger,
+    PlayerStats,
     TournamentInfo,
     server_habits,
 )
@@ -119,12 +121,8 @@ async def leaderboard_chart(request: web.Request) -> web.Response:
 
 @routes.get(r"/servers/{guild_id}/players/{user_id}")
 async def player(request: web.Request) -> web.Response:
-    guild_id, user_id = await _player_request(request)
+    guild_id, user_id, record, everyone = await _player_request(request)
     ledger, language = request.app[LEDGER], page_language(request)
-    record = await ledger.stats(guild_id, user_id)
-    if record is None:
-        raise PageRefused(404, NO_SUCH_PAGE)
-    everyone = await ledger.habits(guild_id)
     mine, server_figures = everyone.get(user_id), server_habits(everyone.values())
     figures = record_figures(record, language)
     habits = [(HABIT_LABELS[figure], habit_line(figure, mine.figure(figure) if mine else None,
@@ -141,12 +139,8 @@ async def player(request: web.Request) -> web.Response:
 
 @routes.get(r"/servers/{guild_id}/players/{user_id}/chart.png")
 async def player_chart(request: web.Request) -> web.Response:
-    guild_id, user_id = await _player_request(request)
+    guild_id, user_id, record, everyone = await _player_request(request)
     ledger, language = request.app[LEDGER], page_language(request)
-    record = await ledger.stats(guild_id, user_id)
-    if record is None:
-        raise PageRefused(404, NO_SUCH_PAGE)
-    everyone = await ledger.habits(guild_id)
     points = await ledger.results_over_time(guild_id, user_id)
     averages = await ledger.server_averages(guild_id)
     image = await asyncio.to_thread(
@@ -256,11 +250,19 @@ async def _board_request(request: web.Request) -> tuple[int, LeaderboardOrder, i
     return guild_id, order, int(page_text)
 
 
-async def _player_request(request: web.Request) -> tuple[int, int]:
+async def _player_request(
+    request: web.Request,
+) -> tuple[int, int, PlayerStats, Mapping[int, Habits]]:
+    """The server and person a player's page is about, their record and the server's habits
+    (both the page and its chart compare the person with everyone); 404 for nobody."""
     guild_id = check_id(request.match_info["guild_id"])
     user_id = check_id(request.match_info["user_id"])
     await require_guild(request, guild_id)
-    return guild_id, user_id
+    ledger = request.app[LEDGER]
+    record = await ledger.stats(guild_id, user_id)
+    if record is None:
+        raise PageRefused(404, NO_SUCH_PAGE)
+    return guild_id, user_id, record, await ledger.habits(guild_id)
 
 
 def _board_title(values: Text) -> Text:
