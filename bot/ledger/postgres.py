@@ -190,9 +190,9 @@ class PostgresTransactions:
         run = ScriptRun(script)
         statement = run.next_statement()
         wrapped = not (isinstance(statement, Query) and statement.alone)
-        if wrapped:
-            await self._execute(connection, begin)
         try:
+            if wrapped:  # (in the try: a cancellation can land once BEGIN was sent)
+                await self._execute(connection, begin)
             while statement is not None:
                 try:
                     result = await self._statement(connection, statement)

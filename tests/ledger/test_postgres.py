@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import gc
 import random
+from collections.abc import Generator
 
 import asyncpg
 import pytest
@@ -23,8 +24,9 @@ from bot.ledger import (
     UnbalancedHand,
     UnknownHand,
 )
-from bot.ledger.postgres import POSTGRES_MIGRATIONS_DIR
+from bot.ledger.postgres import POSTGRES_MIGRATIONS_DIR, PostgresTransactions
 from bot.ledger.schema import migration_files
+from bot.ledger.statements import Command, Query, Statement, rows
 
 GUILD, ALICE, BOB = 1, 11, 12
 REFUSALS = (InsufficientChips, HandInProgress, NotSeated)
@@ -296,3 +298,35 @@ async def test_an_opening_cancelled_at_any_moment_leaves_no_unread_failure_behin
             await (await opening).close()
         gc.collect()  # a failed future reports itself when it is collected
     assert not unread, unread[0]
+
+
+async def test_a_transaction_cancelled_at_any_moment_leaves_no_error_behind(
+    postgres_url: str,
+) -> None:
+    """A stop cancels the ledger's writes wherever they are; a transaction cut in the middle
+    used to go back to the pool still open, which asyncpg logs as an error ("Resetting
+    connection with an active transaction") before it rolls it back. The pool stays usable
+    and nothing of a cut write is kept."""
+    transactions = await PostgresTransactions.connect(postgres_url)
+    loop = asyncio.get_running_loop()
+    logged: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: logged.append(context))
+
+    def slow_write() -> Generator[Statement, object, None]:
+        yield Command("INSERT INTO cut VALUES (1)")
+        yield Query("SELECT pg_sleep(0.02)")
+        yield Command("INSERT INTO cut VALUES (2)")
+
+    try:
+        await transactions.write(lambda: rows("CREATE TABLE cut (n INTEGER)"))
+        for moment in range(30):  # 0 to 29 ms into the write: its statements, one by one
+            writing = asyncio.ensure_future(transactions.write(slow_write))
+            await asyncio.sleep(moment / 1000)
+            writing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writing
+        counted = await transactions.read(lambda: rows("SELECT count(*) % 2 FROM cut"))
+        assert counted == [(0,)]  # each write kept whole or not at all
+    finally:
+        await transactions.close()
+    assert not logged, logged[0]
